@@ -1,0 +1,36 @@
+// Builds dist/: an esbuild bundle per entry point (code-split, ESM), with the provider SDKs left
+// external so that each is loaded only on the first request to its API. Type declarations are
+// emitted by tsc into dist/types.
+import { spawnSync } from "node:child_process";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { build } from "esbuild";
+
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const external = ["@anthropic-ai/sdk", "openai", "@google/genai", "jiti"].flatMap((name) => [name, `${name}/*`]);
+
+rmSync("dist", { recursive: true, force: true });
+await build({
+	entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
+	outdir: "dist",
+	bundle: true,
+	splitting: true,
+	format: "esm",
+	platform: "node",
+	target: "node20",
+	external,
+	chunkNames: "chunks/[name]-[hash]",
+	banner: { js: "#!/usr/bin/env node" },
+	define: { __ATOMIC_VERSION__: JSON.stringify(pkg.version) },
+	sourcemap: "linked",
+	legalComments: "none",
+	logLevel: "warning",
+	metafile: false,
+});
+chmodSync("dist/cli.js", 0o755);
+
+if (!process.argv.includes("--no-types")) {
+	const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+		stdio: "inherit",
+	});
+	if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}

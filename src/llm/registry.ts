@@ -1,0 +1,119 @@
+import { describeError } from "./errors.js";
+import type { AssistantMessageEventStream } from "./event-stream.js";
+import { AssistantStreamBuilder } from "./stream-builder.js";
+import type { Api, Context, Model, StreamOptions } from "./types.js";
+
+/**
+ * One wire protocol. `streamReply` sends the request and drives `out` until it calls
+ * `out.finish(...)`. It may throw at any point: the registry turns the throw into the stream's one
+ * terminal `error` event. It must pass `options.signal` to its HTTP client.
+ */
+export interface ProviderModule {
+	streamReply(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
+}
+
+export type ProviderLoader = () => Promise<ProviderModule>;
+
+const loaders = new Map<string, ProviderLoader>([
+	["anthropic-messages", () => import("./providers/anthropic-messages.js")],
+	["openai-completions", () => import("./providers/openai-completions.js")],
+	["openai-responses", () => import("./providers/openai-responses.js")],
+	["google-generative-ai", () => import("./providers/google-generative-ai.js")],
+]);
+
+const loaded = new Map<string, Promise<ProviderModule>>();
+
+/** Adds or replaces the module for an api (used by embedders with their own protocols). */
+export function registerProvider(api: string, loader: ProviderLoader): void {
+	loaders.set(api, loader);
+	loaded.delete(api);
+}
+
+export function isKnownApi(api: string): api is Api {
+	return loaders.has(api);
+}
+
+function loadProvider(api: string): Promise<ProviderModule> {
+	let module = loaded.get(api);
+	if (!module) {
+		const loader = loaders.get(api);
+		if (!loader) return Promise.reject(new Error(`No provider for api "${api}"`));
+		module = loader();
+		module.catch(() => loaded.delete(api));
+		loaded.set(api, module);
+	}
+	return module;
+}
+
+/** Starts loading the module for an api without waiting for it (to warm up before a first request). */
+export function preloadProvider(api: string): void {
+	loadProvider(api).catch(() => undefined);
+}
+
+export const ABORTED_MESSAGE = "Request was aborted";
+
+/**
+ * Streams one assistant reply. Returns at once; every failure after this point (unknown api, SDK
+ * load failure, HTTP error, network error, abort, idle timeout) ends the stream with exactly one
+ * `error` event. Nothing throws.
+ */
+export function streamModel(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
+	const out = new AssistantStreamBuilder(model);
+	void run(model, context, options, out);
+	return out.stream;
+}
+
+async function run(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void> {
+	const callerSignal = options.signal;
+	const controller = new AbortController();
+	let idleMessage: string | undefined;
+	const onCallerAbort = () => controller.abort(callerSignal?.reason);
+	if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+	else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+
+	let idleTimer: NodeJS.Timeout | undefined;
+	const idleTimeoutMs = options.idleTimeoutMs;
+	const armIdleTimer = () => {
+		if (!idleTimeoutMs || idleTimeoutMs <= 0 || out.isFinished) return;
+		clearTimeout(idleTimer);
+		idleTimer = setTimeout(() => {
+			idleMessage = `Provider stream idle for ${idleTimeoutMs} ms (idle timeout)`;
+			controller.abort(new Error(idleMessage));
+		}, idleTimeoutMs);
+		idleTimer.unref?.();
+	};
+	const unsubscribe = idleTimeoutMs ? watchProgress(out, armIdleTimer) : undefined;
+	armIdleTimer();
+
+	try {
+		if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
+		const provider = await loadProvider(model.api);
+		if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
+		await provider.streamReply(model, context, { ...options, signal: controller.signal }, out);
+		if (!out.isFinished) {
+			if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
+			out.fail("Provider stream ended without a final message", false);
+		}
+	} catch (error) {
+		if (idleMessage) out.fail(idleMessage, false);
+		else if (callerSignal?.aborted) out.fail(ABORTED_MESSAGE, true);
+		else out.fail(describeError(error), false);
+	} finally {
+		clearTimeout(idleTimer);
+		unsubscribe?.();
+		callerSignal?.removeEventListener("abort", onCallerAbort);
+	}
+}
+
+/** Calls `onProgress` whenever the builder emits an event. */
+function watchProgress(out: AssistantStreamBuilder, onProgress: () => void): () => void {
+	const stream = out.stream;
+	const push = stream.push.bind(stream);
+	stream.push = (event) => {
+		push(event);
+		onProgress();
+	};
+	return () => {
+		stream.push = push;
+	};
+}

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/** Which layers each layer may import (docs: ../shared/design/architecture.md, "The house"). */
+const ALLOWED: Record<string, string[]> = {
+	llm: [],
+	agent: ["llm"],
+	tools: ["agent", "llm"],
+	session: ["llm", "agent"],
+	compaction: ["llm", "agent", "session"],
+	resources: ["llm", "agent", "session"],
+	extensions: ["llm", "agent", "tools", "session", "compaction", "resources"],
+	export: ["llm", "agent", "session"],
+	runtime: ["llm", "agent", "tools", "session", "compaction", "resources", "extensions", "export"],
+	rpc: ["llm", "agent", "tools", "session", "compaction", "resources", "extensions", "export", "runtime"],
+	cli: ["llm", "agent", "tools", "session", "compaction", "resources", "extensions", "export", "runtime", "rpc"],
+};
+
+const SRC = resolve("src");
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) return sourceFiles(path);
+		return /\.(ts|mts)$/.test(entry.name) ? [path] : [];
+	});
+}
+
+/** Every module specifier a file imports or re-exports, static or dynamic. */
+function importsOf(source: string): string[] {
+	const specifiers: string[] = [];
+	const patterns = [
+		/(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s*["']([^"']+)["']/g,
+		/(?:^|[\s;])import\s*["']([^"']+)["']/g,
+		/\bimport\(\s*["']([^"']+)["']\s*\)/g,
+	];
+	for (const pattern of patterns) {
+		for (const match of source.matchAll(pattern)) specifiers.push(match[1] as string);
+	}
+	return specifiers;
+}
+
+function layerOf(file: string): string | undefined {
+	const rel = relative(SRC, file).split(/[\\/]/);
+	return rel.length > 1 ? rel[0] : undefined;
+}
+
+describe("layer boundaries", () => {
+	const files = sourceFiles(SRC);
+
+	it("knows every folder under src/", () => {
+		const layers = new Set(files.map(layerOf).filter((layer): layer is string => layer !== undefined));
+		for (const layer of layers) expect(Object.keys(ALLOWED), `unknown layer src/${layer}`).toContain(layer);
+	});
+
+	it("no file imports from a layer above its own", () => {
+		const violations: string[] = [];
+		for (const file of files) {
+			const own = layerOf(file);
+			if (!own) continue;
+			for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+				if (!specifier.startsWith(".")) continue;
+				const target = layerOf(resolve(dirname(file), specifier));
+				if (!target || target === own) {
+					if (!target) violations.push(`${relative(SRC, file)} imports ${specifier} (outside any layer)`);
+					continue;
+				}
+				if (!ALLOWED[own]?.includes(target))
+					violations.push(`${relative(SRC, file)} (${own}) imports ${specifier} (${target})`);
+			}
+		}
+		expect(violations).toEqual([]);
+	});
+
+	it("the import scanner sees static, dynamic and re-exports", () => {
+		const sample = `import { a } from "../llm/x.js";\nexport * from "../agent/y.js";\nconst m = await import("../rpc/z.js");\nimport "../tools/side.js";`;
+		expect(importsOf(sample)).toEqual(["../llm/x.js", "../agent/y.js", "../tools/side.js", "../rpc/z.js"]);
+	});
+});
