@@ -1,0 +1,203 @@
+export type Mode = "text" | "json" | "rpc";
+
+export interface CliArgs {
+	mode: Mode;
+	print: boolean;
+	messages: string[];
+	provider?: string;
+	model?: string;
+	thinking?: string;
+	apiKey?: string;
+	version: boolean;
+	help: boolean;
+	listModels: boolean;
+	listModelsSearch?: string;
+	noSession: boolean;
+	sessionDir?: string;
+	session?: string;
+	continueSession: boolean;
+	name?: string;
+}
+
+interface FlagSpec {
+	names: string[];
+	value?: string;
+	help: string;
+	apply(args: CliArgs, value: string | undefined): void;
+}
+
+/** Every flag Atomic accepts. `--help` prints this table, so it is complete by construction. */
+export const FLAGS: FlagSpec[] = [
+	{
+		names: ["--mode"],
+		value: "MODE",
+		help: "text (default), json (every event as a JSON line) or rpc (JSON-lines protocol on stdin/stdout)",
+		apply(args, value) {
+			if (value !== "text" && value !== "json" && value !== "rpc")
+				throw new Error(`--mode must be text, json or rpc (got "${value}")`);
+			args.mode = value;
+		},
+	},
+	{
+		names: ["-p", "--print"],
+		help: "print mode: run the prompt given as arguments, print the reply, exit",
+		apply(args) {
+			args.print = true;
+		},
+	},
+	{
+		names: ["--provider"],
+		value: "NAME",
+		help: "the provider to use (anthropic, openai, google, or one from models.json)",
+		apply(args, value) {
+			args.provider = value;
+		},
+	},
+	{
+		names: ["--model", "-m"],
+		value: "PATTERN",
+		help: "model id, provider/id or a search pattern; an optional :<thinking> suffix sets the level",
+		apply(args, value) {
+			args.model = value;
+		},
+	},
+	{
+		names: ["--thinking"],
+		value: "LEVEL",
+		help: "thinking level: off, minimal, low, medium, high, xhigh, max",
+		apply(args, value) {
+			args.thinking = value;
+		},
+	},
+	{
+		names: ["--api-key"],
+		value: "KEY",
+		help: "API key for the selected provider (this process only)",
+		apply(args, value) {
+			args.apiKey = value;
+		},
+	},
+	{
+		names: ["--list-models"],
+		help: "list the models Atomic knows (built-in and models.json), optionally filtered by the next argument",
+		apply(args) {
+			args.listModels = true;
+		},
+	},
+	{
+		names: ["--no-session"],
+		help: "keep the session in memory only (no file)",
+		apply(args) {
+			args.noSession = true;
+		},
+	},
+	{
+		names: ["--session-dir"],
+		value: "DIR",
+		help: "store session files in DIR",
+		apply(args, value) {
+			args.sessionDir = value;
+		},
+	},
+	{
+		names: ["--session"],
+		value: "PATH|ID",
+		help: "open an existing session by file path, or by id or id prefix in this project",
+		apply(args, value) {
+			args.session = value;
+		},
+	},
+	{
+		names: ["--continue", "-c"],
+		help: "continue the most recent session of this directory",
+		apply(args) {
+			args.continueSession = true;
+		},
+	},
+	{
+		names: ["--name", "-n"],
+		value: "NAME",
+		help: "set the session's display name",
+		apply(args, value) {
+			const name = value?.trim();
+			if (!name) throw new Error("--name requires a non-empty value");
+			args.name = name;
+		},
+	},
+	{
+		names: ["--version", "-v"],
+		help: "print the version and exit",
+		apply(args) {
+			args.version = true;
+		},
+	},
+	{
+		names: ["--help", "-h"],
+		help: "show this help and exit",
+		apply(args) {
+			args.help = true;
+		},
+	},
+];
+
+const BY_NAME = new Map(FLAGS.flatMap((flag) => flag.names.map((name) => [name, flag] as const)));
+
+/** Parses argv (without node and the script). Throws an Error with a message for the user. */
+export function parseArgs(argv: readonly string[]): CliArgs {
+	const args: CliArgs = {
+		mode: "text",
+		print: false,
+		messages: [],
+		version: false,
+		help: false,
+		listModels: false,
+		noSession: false,
+		continueSession: false,
+	};
+	for (let index = 0; index < argv.length; index++) {
+		const token = argv[index] as string;
+		if (token === "--") {
+			args.messages.push(...argv.slice(index + 1));
+			break;
+		}
+		if (!token.startsWith("-") || token === "-") {
+			args.messages.push(token);
+			continue;
+		}
+		const equals = token.indexOf("=");
+		const name = token.startsWith("--") && equals > 0 ? token.slice(0, equals) : token;
+		const flag = BY_NAME.get(name);
+		if (!flag) throw new Error(`Unknown option: ${name} (see --help)`);
+		let value: string | undefined;
+		if (flag.value) {
+			if (equals > 0 && name !== token) value = token.slice(equals + 1);
+			else {
+				value = argv[index + 1];
+				if (value === undefined) throw new Error(`${name} requires a value`);
+				index++;
+			}
+		}
+		flag.apply(args, value);
+	}
+	if (args.listModels && args.messages.length > 0) args.listModelsSearch = args.messages.shift();
+	return args;
+}
+
+export function helpText(version: string): string {
+	const rows = FLAGS.map((flag) => [`${flag.names.join(", ")}${flag.value ? ` ${flag.value}` : ""}`, flag.help]);
+	const width = Math.max(...rows.map(([left]) => (left as string).length));
+	const lines = rows.map(([left, right]) => `  ${(left as string).padEnd(width)}  ${right}`);
+	return [
+		`atomic ${version}: a headless coding agent`,
+		"",
+		"Usage:",
+		"  atomic --mode rpc [options]        JSON-lines protocol on stdin/stdout",
+		'  atomic -p "prompt" [options]       one prompt, reply on stdout',
+		"  atomic --list-models [search]",
+		"",
+		"Options:",
+		...lines,
+		"",
+		"Config: ~/.atomic/agent (override with ATOMIC_CODING_AGENT_DIR): models.json, settings.json, auth.json.",
+	].join("\n");
+}
