@@ -1,0 +1,144 @@
+import type { Static, TSchema } from "typebox";
+import type { AssistantMessageEventStream } from "../llm/event-stream.js";
+import type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	Context,
+	ImageContent,
+	Message,
+	Model,
+	StreamOptions,
+	TextContent,
+	ThinkingLevel,
+	Tool,
+	ToolCall,
+	ToolResultMessage,
+} from "../llm/types.js";
+import type { AgentMessage } from "./messages.js";
+
+/** What a tool returns. `isError` marks a failed result without throwing (e.g. a non-zero exit). */
+export interface AgentToolResult<TDetails = unknown> {
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError?: boolean;
+}
+
+/** Reports progress: the accumulated partial result so far (not a delta). */
+export type ToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
+
+/**
+ * A tool the agent can run. `execute` receives arguments already validated against `parameters`,
+ * the run's abort signal (it must stop promptly when it fires, killing any child processes), and
+ * `onUpdate` for streaming progress. It may throw: the loop turns the throw into an error result
+ * whose text is the error message.
+ */
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown> extends Tool<TParameters> {
+	/** A short human label (for UIs). */
+	label?: string;
+	/** "sequential" makes the whole batch run one call at a time when this tool is called. */
+	executionMode?: "parallel" | "sequential";
+	execute(
+		toolCallId: string,
+		args: Static<TParameters>,
+		signal: AbortSignal,
+		onUpdate: ToolUpdateCallback<TDetails>,
+	): Promise<AgentToolResult<TDetails>>;
+}
+
+/** Streams one assistant reply; `streamModel` from src/llm/registry.ts, or a scripted fake in tests. */
+export type StreamFunction = (model: Model, context: Context, options: StreamOptions) => AssistantMessageEventStream;
+
+export interface ToolCallContext {
+	assistantMessage: AssistantMessage;
+	toolCall: ToolCall;
+	args: Record<string, unknown>;
+}
+
+export interface ToolCallBlock {
+	block: true;
+	/** Shown to the model as the error result. */
+	reason?: string;
+}
+
+/** Replaces fields of a finished tool result; omitted fields keep their value. */
+export interface ToolResultOverride {
+	content?: (TextContent | ImageContent)[];
+	details?: unknown;
+	isError?: boolean;
+}
+
+export type AgentEvent =
+	| { type: "agent_start" }
+	| { type: "agent_end"; messages: AgentMessage[] }
+	| { type: "turn_start" }
+	| { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
+	| { type: "message_start"; message: AgentMessage }
+	/** `message` is the live partial reply (read it, never keep it); the event carries the delta. */
+	| { type: "message_update"; message: AssistantMessage; assistantMessageEvent: AssistantMessageEvent }
+	| { type: "message_end"; message: AgentMessage }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+	| {
+			type: "tool_execution_update";
+			toolCallId: string;
+			toolName: string;
+			args: Record<string, unknown>;
+			partialResult: AgentToolResult;
+	  }
+	| {
+			type: "tool_execution_end";
+			toolCallId: string;
+			toolName: string;
+			result: AgentToolResult;
+			isError: boolean;
+	  }
+	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+	| { type: "queue_update"; steering: QueuedItem[]; followUp: QueuedItem[] };
+
+/** A queued steering or follow-up message as clients see it. */
+export interface QueuedItem {
+	id: string;
+	text: string;
+}
+
+/**
+ * Receives every event in order. Returning a promise makes the loop wait for it before going on
+ * (backpressure, e.g. a slow stdout); returning nothing costs nothing. A listener must not throw.
+ */
+export type AgentEventSink = (event: AgentEvent) => void | Promise<void>;
+
+export type ToolExecutionMode = "parallel" | "sequential";
+
+/**
+ * Everything one run of the loop needs. The loop re-reads `model`, `thinkingLevel`, `tools` and
+ * `systemPrompt` at the start of every turn, so changes made between turns take effect.
+ */
+export interface AgentLoopConfig {
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	systemPrompt?: string;
+	tools: AgentTool[];
+	streamFunction: StreamFunction;
+	/**
+	 * Request options for one model call (key, headers, budgets). May throw, e.g. when a key is
+	 * missing: the turn then ends with an error reply carrying the message. Receives no signal.
+	 */
+	requestOptions?(model: Model): StreamOptions | Promise<StreamOptions>;
+	/** Converts the conversation to provider messages. Default: `convertToLlm` in messages.ts. Must not throw. */
+	convertToLlm?(messages: AgentMessage[]): Message[];
+	/** Rewrites the context before each model call (e.g. compaction). May throw: the turn then ends with an error reply. */
+	transformContext?(messages: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
+	/** May block a call; the reason becomes the error result. May throw: treated as a block with the error text. */
+	beforeToolCall?(context: ToolCallContext, signal: AbortSignal): Promise<ToolCallBlock | undefined>;
+	/** May replace fields of a result. May throw: the result becomes an error with the thrown text. */
+	afterToolCall?(
+		context: ToolCallContext & { result: AgentToolResult; isError: boolean },
+		signal: AbortSignal,
+	): Promise<ToolResultOverride | undefined>;
+	/** Steering messages to deliver now (after a turn's tools, before the next call). Must not throw. */
+	getSteeringMessages?(): AgentMessage[];
+	/** Follow-up messages to deliver now (only when the run would otherwise stop). Must not throw. */
+	getFollowUpMessages?(): AgentMessage[];
+	/** Default "parallel". */
+	toolExecution?: ToolExecutionMode;
+}
