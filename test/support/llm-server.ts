@@ -182,14 +182,13 @@ export class LlmServer {
 			if (!response.writableFinished) recorded.clientDisconnected = true;
 		});
 		const script = this.queue.shift() ?? this.handler?.(recorded) ?? DEFAULT_REPLY;
-		await this.respond(api, script, recorded, request, response);
+		await this.respond(api, script, recorded, response);
 	}
 
 	private async respond(
 		api: WireApi,
 		script: ScriptedReply,
 		recorded: RecordedRequest,
-		request: IncomingMessage,
 		response: ServerResponse,
 	): Promise<void> {
 		const wire = wireFor(api);
@@ -215,7 +214,7 @@ export class LlmServer {
 		});
 		const faultAt = script.fault ? (script.faultAfterFrames ?? Math.floor(frames.length / 2)) : -1;
 		for (let index = 0; index < frames.length; index++) {
-			if (request.destroyed || response.destroyed) return;
+			if (response.destroyed) return;
 			if (index === faultAt) {
 				if (script.fault === "reset") {
 					response.socket?.destroy();

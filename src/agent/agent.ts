@@ -1,0 +1,159 @@
+import { runLoop } from "./loop.js";
+import { MessageQueue, type QueuedMessage, type QueueMode } from "./message-queue.js";
+import type { AgentMessage } from "./messages.js";
+import { RetryPolicy } from "./retry.js";
+import type { AgentEvent, AgentEventSink, AgentLoopConfig } from "./types.js";
+
+export const BUSY_MESSAGE =
+	"Agent is already processing. Wait for it to finish, or queue the message as steering or a follow-up.";
+
+export interface AgentOptions {
+	config: Omit<AgentLoopConfig, "getSteeringMessages" | "getFollowUpMessages">;
+	messages?: AgentMessage[];
+	steeringMode?: QueueMode;
+	followUpMode?: QueueMode;
+	retry?: RetryPolicy;
+}
+
+/**
+ * The stateful face of the loop: the conversation, the steering and follow-up queues, the retry
+ * policy, one run at a time with its abort controller, and event fan-out to subscribers.
+ */
+export class Agent {
+	readonly config: AgentLoopConfig;
+	messages: AgentMessage[];
+	readonly steering: MessageQueue;
+	readonly followUp: MessageQueue;
+	readonly retry: RetryPolicy;
+	private readonly listeners = new Set<AgentEventSink>();
+	private active: { controller: AbortController; done: Promise<void> } | undefined;
+
+	constructor(options: AgentOptions) {
+		this.steering = new MessageQueue(options.steeringMode);
+		this.followUp = new MessageQueue(options.followUpMode);
+		this.retry = options.retry ?? new RetryPolicy();
+		this.messages = options.messages ?? [];
+		this.config = {
+			...options.config,
+			getSteeringMessages: () => this.takeFrom(this.steering),
+			getFollowUpMessages: () => this.takeFrom(this.followUp),
+		};
+	}
+
+	get isRunning(): boolean {
+		return this.active !== undefined;
+	}
+
+	/** Adds a listener; returns the function that removes it. */
+	subscribe(listener: AgentEventSink): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** Runs the loop with new prompt messages. Throws when a run is already active. */
+	prompt(messages: AgentMessage | AgentMessage[]): Promise<AgentMessage[]> {
+		return this.start(Array.isArray(messages) ? messages : [messages], false);
+	}
+
+	/**
+	 * Runs the loop without a new prompt: queued steering (else follow-up) messages are delivered;
+	 * with nothing queued the model is asked to continue from the conversation as it stands.
+	 */
+	continue(): Promise<AgentMessage[]> {
+		if (this.active) return Promise.reject(new Error(BUSY_MESSAGE));
+		return this.start(this.takeQueued(), true);
+	}
+
+	queueSteering(message: AgentMessage, text: string): QueuedMessage {
+		const item = this.steering.enqueue(message, text);
+		this.emitQueue();
+		return item;
+	}
+
+	queueFollowUp(message: AgentMessage, text: string): QueuedMessage {
+		const item = this.followUp.enqueue(message, text);
+		this.emitQueue();
+		return item;
+	}
+
+	/** Empties both queues and returns what they held. */
+	clearQueues(): { steering: QueuedMessage[]; followUp: QueuedMessage[] } {
+		const cleared = { steering: this.steering.clear(), followUp: this.followUp.clear() };
+		if (cleared.steering.length + cleared.followUp.length > 0) this.emitQueue();
+		return cleared;
+	}
+
+	get queuedCount(): number {
+		return this.steering.size + this.followUp.size;
+	}
+
+	/** Aborts the active run (model request, running tools, retry delay). Queued messages stay queued. */
+	abort(): void {
+		this.active?.controller.abort();
+	}
+
+	/** Resolves when no run is active. */
+	async waitForIdle(): Promise<void> {
+		while (this.active) await this.active.done;
+	}
+
+	private async start(prompts: AgentMessage[], skipInitialSteering: boolean): Promise<AgentMessage[]> {
+		if (this.active) throw new Error(BUSY_MESSAGE);
+		const controller = new AbortController();
+		const { promise: done, resolve: finish } = settledSignal();
+		this.active = { controller, done };
+		const run = {
+			config: this.config,
+			messages: this.messages,
+			sink: this.sink,
+			signal: controller.signal,
+			retry: this.retry,
+		};
+		try {
+			const added = await runLoop(run, prompts, { skipInitialSteering });
+			// Messages queued after the run's last delivery point start another run right away.
+			while (!controller.signal.aborted && this.queuedCount > 0) {
+				added.push(...(await runLoop(run, this.takeQueued(), { skipInitialSteering: true })));
+			}
+			return added;
+		} finally {
+			this.active = undefined;
+			finish();
+		}
+	}
+
+	private readonly sink: AgentEventSink = (event: AgentEvent) => {
+		let pending: Promise<void>[] | undefined;
+		for (const listener of this.listeners) {
+			const result = listener(event);
+			if (!result) continue;
+			pending ??= [];
+			pending.push(result);
+		}
+		return pending ? Promise.all(pending).then(() => undefined) : undefined;
+	};
+
+	private takeQueued(): AgentMessage[] {
+		const steering = this.takeFrom(this.steering);
+		return steering.length > 0 ? steering : this.takeFrom(this.followUp);
+	}
+
+	private takeFrom(queue: MessageQueue): AgentMessage[] {
+		const taken = queue.take();
+		if (taken.length > 0) this.emitQueue();
+		return taken.map((item) => item.message);
+	}
+
+	private emitQueue(): void {
+		void this.sink({ type: "queue_update", steering: this.steering.list(), followUp: this.followUp.list() });
+	}
+}
+
+/** A promise plus the function that resolves it. */
+function settledSignal(): { promise: Promise<void>; resolve: () => void } {
+	let resolve: () => void = () => undefined;
+	const promise = new Promise<void>((done) => {
+		resolve = done;
+	});
+	return { promise, resolve };
+}

@@ -1,0 +1,194 @@
+import { emptyUsage } from "../llm/cost.js";
+import { describeError } from "../llm/errors.js";
+import type { AssistantMessage, StreamOptions, ToolCall, ToolResultMessage } from "../llm/types.js";
+import { type AgentMessage, convertToLlm } from "./messages.js";
+import type { RetryPolicy } from "./retry.js";
+import { type Emit, executeToolCalls } from "./tool-execution.js";
+import type { AgentEvent, AgentEventSink, AgentLoopConfig } from "./types.js";
+
+export interface LoopRun {
+	/** Read afresh at every turn. */
+	config: AgentLoopConfig;
+	/** The conversation; the loop appends every message that joins it. */
+	messages: AgentMessage[];
+	sink: AgentEventSink;
+	signal: AbortSignal;
+	retry?: RetryPolicy;
+}
+
+export interface LoopOptions {
+	/** Skip the steering poll before the first model call (the run was started from steering). */
+	skipInitialSteering?: boolean;
+}
+
+/**
+ * One agent run: emits agent_start, the prompts, then turns (model call, tool calls) until the
+ * model answers without tool calls and no steering or follow-up is waiting; ends with agent_end.
+ * An error or aborted reply ends the run. Never throws: failures become error replies.
+ * Returns the messages this run added to the conversation.
+ */
+export async function runLoop(
+	run: LoopRun,
+	prompts: AgentMessage[],
+	options: LoopOptions = {},
+): Promise<AgentMessage[]> {
+	const added: AgentMessage[] = [];
+	const emit: Emit = (event: AgentEvent) => {
+		const pending = run.sink(event);
+		return pending ? pending : undefined;
+	};
+	const append = (message: AgentMessage) => {
+		run.messages.push(message);
+		added.push(message);
+	};
+	const deliver = async (message: AgentMessage) => {
+		await emit({ type: "message_start", message });
+		append(message);
+		await emit({ type: "message_end", message });
+	};
+
+	await emit({ type: "agent_start" });
+	await emit({ type: "turn_start" });
+	for (const prompt of prompts) await deliver(prompt);
+	let pending = options.skipInitialSteering ? [] : pollSteering(run);
+	let firstTurn = true;
+
+	for (;;) {
+		let moreToolCalls = true;
+		while (moreToolCalls || pending.length > 0) {
+			if (!firstTurn) await emit({ type: "turn_start" });
+			firstTurn = false;
+			for (const message of pending) await deliver(message);
+			pending = [];
+
+			const assistant = await replyWithRetry(run, emit);
+			append(assistant);
+			if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+				await emit({ type: "turn_end", message: assistant, toolResults: [] });
+				await emit({ type: "agent_end", messages: added });
+				return added;
+			}
+			const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
+			let toolResults: ToolResultMessage[] = [];
+			if (calls.length > 0) {
+				toolResults = await executeToolCalls({
+					config: run.config,
+					assistant,
+					calls,
+					signal: run.signal,
+					emit,
+					append,
+				});
+			}
+			await emit({ type: "turn_end", message: assistant, toolResults });
+			moreToolCalls = calls.length > 0;
+			// After an abort the next call ends at once with an aborted reply; queued messages wait.
+			pending = run.signal.aborted ? [] : pollSteering(run);
+		}
+		if (run.signal.aborted) break;
+		pending = run.config.getFollowUpMessages?.() ?? [];
+		if (pending.length === 0) break;
+	}
+	await emit({ type: "agent_end", messages: added });
+	return added;
+}
+
+function pollSteering(run: LoopRun): AgentMessage[] {
+	return run.config.getSteeringMessages?.() ?? [];
+}
+
+/** Streams a reply, retrying transient failures per the retry policy. */
+async function replyWithRetry(run: LoopRun, emit: Emit): Promise<AssistantMessage> {
+	let attempt = 0;
+	for (;;) {
+		const message = await streamReply(run, emit);
+		const retry = run.retry;
+		if (!retry || run.signal.aborted || !retry.isRetryable(message)) {
+			if (attempt > 0) {
+				const success = message.stopReason !== "error" && message.stopReason !== "aborted";
+				await emit({
+					type: "auto_retry_end",
+					success,
+					attempt,
+					...(success ? {} : { finalError: message.errorMessage ?? message.stopReason }),
+				});
+			}
+			return message;
+		}
+		const errorMessage = message.errorMessage ?? "error";
+		if (attempt >= retry.settings.maxRetries) {
+			await emit({ type: "auto_retry_end", success: false, attempt, finalError: errorMessage });
+			return message;
+		}
+		attempt++;
+		const delayMs = retry.delayFor(attempt);
+		await emit({ type: "auto_retry_start", attempt, maxAttempts: retry.settings.maxRetries, delayMs, errorMessage });
+		const outcome = await retry.wait(delayMs, run.signal);
+		if (outcome === "cancelled") {
+			await emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
+			return message;
+		}
+		// "aborted": the next request ends at once with an aborted reply, which ends the run.
+	}
+}
+
+/** Streams one reply and emits message_start, message_update per delta, message_end. */
+async function streamReply(run: LoopRun, emit: Emit): Promise<AssistantMessage> {
+	const { config, signal } = run;
+	const model = config.model;
+	let final: AssistantMessage | undefined;
+	let started = false;
+	try {
+		const context = config.transformContext ? await config.transformContext(run.messages, signal) : run.messages;
+		const messages = (config.convertToLlm ?? convertToLlm)(context);
+		const requestOptions: StreamOptions = (await config.requestOptions?.(model)) ?? {};
+		const stream = config.streamFunction(
+			model,
+			{
+				systemPrompt: config.systemPrompt,
+				messages,
+				tools: config.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+			},
+			{ ...requestOptions, signal, reasoning: config.thinkingLevel === "off" ? undefined : config.thinkingLevel },
+		);
+		for await (const event of stream) {
+			if (!started) {
+				started = true;
+				const partial = stream.partial;
+				await emit({
+					type: "message_start",
+					message: partial ? { ...partial, content: [...partial.content] } : blank(run),
+				});
+				if (event.type === "start") continue;
+			}
+			if (event.type === "done" || event.type === "error") final = event.message;
+			const partial = stream.partial;
+			if (partial) await emit({ type: "message_update", message: partial, assistantMessageEvent: event });
+			if (final) break;
+		}
+	} catch (error) {
+		final = failure(run, describeError(error));
+	}
+	final ??= failure(run, "The model stream ended without a reply");
+	if (!started) await emit({ type: "message_start", message: { ...final, content: [] } });
+	await emit({ type: "message_end", message: final });
+	return final;
+}
+
+function blank(run: LoopRun): AssistantMessage {
+	const model = run.config.model;
+	return {
+		role: "assistant",
+		content: [],
+		api: model.api,
+		provider: model.provider,
+		model: model.id,
+		usage: emptyUsage(),
+		stopReason: "stop",
+		timestamp: Date.now(),
+	};
+}
+
+function failure(run: LoopRun, errorMessage: string): AssistantMessage {
+	return { ...blank(run), stopReason: run.signal.aborted ? "aborted" : "error", errorMessage };
+}

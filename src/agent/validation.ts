@@ -1,0 +1,22 @@
+import type { TSchema } from "typebox";
+import { Value } from "typebox/value";
+
+export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
+/**
+ * Checks tool arguments against the tool's schema. Values the model sent with the wrong primitive
+ * type are converted first where that is lossless ("5" for a number); what still does not match is
+ * reported as one readable message listing every problem.
+ */
+export function validateArguments(schema: TSchema, args: Record<string, unknown>): ValidationResult {
+	if ("__parseError" in args || "__raw" in args) {
+		return { ok: false, message: `The arguments were not a valid JSON object: ${String(args.__raw ?? "")}` };
+	}
+	const converted = Value.Convert(schema, structuredClone(args)) as Record<string, unknown>;
+	if (Value.Check(schema, converted)) return { ok: true, value: converted };
+	const problems = [...Value.Errors(schema, converted)].map((error) => {
+		const where = error.instancePath ? error.instancePath.slice(1).replaceAll("/", ".") : "arguments";
+		return `${where}: ${error.message}`;
+	});
+	return { ok: false, message: `Invalid arguments: ${[...new Set(problems)].join("; ")}` };
+}
