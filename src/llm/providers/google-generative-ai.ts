@@ -1,11 +1,52 @@
+import { ApiError, GoogleGenAI } from "@google/genai";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
+import { buildGoogleRequest } from "./google-request.js";
+import { GoogleStreamReader } from "./google-stream.js";
+
+/** Sent when no key is configured: local servers need none, and the SDK insists on one. */
+const PLACEHOLDER_API_KEY = "no-key";
 
 export async function streamReply(
-	_model: Model,
-	_context: Context,
-	_options: StreamOptions,
-	_out: AssistantStreamBuilder,
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
 ): Promise<void> {
-	throw new Error("google-generative-ai is not implemented yet");
+	const client = new GoogleGenAI({
+		apiKey: options.apiKey ?? PLACEHOLDER_API_KEY,
+		// Explicit, so that GOOGLE_GENAI_USE_VERTEXAI in the environment cannot switch backends.
+		vertexai: false,
+		httpOptions: {
+			baseUrl: model.baseUrl,
+			headers: { ...model.headers, ...options.headers },
+			// Retries are the agent's job.
+			retryOptions: { attempts: 1 },
+		},
+	});
+	const request = buildGoogleRequest(model, context, options);
+	const reader = new GoogleStreamReader(out);
+	try {
+		const stream = await client.models.generateContentStream({
+			...request,
+			// Resuming a dropped stream is a retry too; the agent decides about those.
+			config: { ...request.config, abortSignal: options.signal, automaticContinuation: false },
+		});
+		out.start();
+		for await (const chunk of stream) reader.read(chunk);
+	} catch (error) {
+		throw normalizeError(error);
+	}
+	reader.finish();
+}
+
+/**
+ * The SDK's ApiError message is the error body alone (or "got status: ... <body>" for an error
+ * inside the stream); errors.ts classifies by a leading HTTP status, so put the status first.
+ */
+export function normalizeError(error: unknown): unknown {
+	if (!(error instanceof ApiError)) return error;
+	const details = error.message.replace(/^got status: [^.]*\.\s*/, "");
+	if (details.startsWith(`${error.status} `)) return error;
+	return new Error(`${error.status} ${details}`, { cause: error });
 }
