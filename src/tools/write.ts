@@ -1,0 +1,41 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Type } from "typebox";
+import type { AgentTool } from "../agent/types.js";
+import { errorCode, errorMessage, throwIfAborted } from "./file-access.js";
+import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { resolveToolPath } from "./paths.js";
+import type { ToolOptions } from "./types.js";
+
+const writeSchema = Type.Object({
+	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
+	content: Type.String({ description: "Content to write to the file" }),
+});
+
+export function createWriteTool(options: ToolOptions): AgentTool<typeof writeSchema> {
+	return {
+		name: "write",
+		label: "write",
+		description:
+			"Write content to a file. Creates the file if it does not exist and overwrites it if it does. " +
+			"Parent directories are created as needed.",
+		parameters: writeSchema,
+		async execute(_toolCallId, args, signal) {
+			throwIfAborted(signal);
+			const displayPath = args.path;
+			const absolutePath = resolveToolPath(displayPath, options.cwd);
+			await withFileMutationQueue(absolutePath, async () => {
+				throwIfAborted(signal);
+				try {
+					await mkdir(dirname(absolutePath), { recursive: true });
+					await writeFile(absolutePath, args.content, "utf8");
+				} catch (error) {
+					if (errorCode(error) === "EISDIR") throw new Error(`${displayPath} is a directory`, { cause: error });
+					throw new Error(`Cannot write ${displayPath}: ${errorMessage(error)}`, { cause: error });
+				}
+			});
+			const bytes = Buffer.byteLength(args.content, "utf8");
+			return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${displayPath}` }] };
+		},
+	};
+}
