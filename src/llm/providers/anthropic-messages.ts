@@ -1,11 +1,63 @@
+import { Console } from "node:console";
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
+import { AnthropicEventReader, anthropicStreamErrorText } from "./anthropic-events.js";
+import { buildAnthropicRequest } from "./anthropic-request.js";
 
+/** Sent when no key is configured (local servers need none); the runtime checked beforehand. */
+const PLACEHOLDER_API_KEY = "atomic-no-key";
+
+// stdout may carry the RPC protocol: the SDK's own log lines go to stderr.
+const stderrLogger = new Console(process.stderr);
+
+/** Streams one reply from the Anthropic Messages API (see ProviderModule in registry.ts). */
 export async function streamReply(
-	_model: Model,
-	_context: Context,
-	_options: StreamOptions,
-	_out: AssistantStreamBuilder,
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
 ): Promise<void> {
-	throw new Error("anthropic-messages is not implemented yet");
+	const request = buildAnthropicRequest(model, context, options);
+	const apiKey = options.apiKey ?? PLACEHOLDER_API_KEY;
+	const client = new Anthropic({
+		apiKey,
+		baseURL: model.baseUrl,
+		maxRetries: 0, // retries are the agent's job
+		defaultHeaders: {
+			// The Messages API and compatible servers take the key as x-api-key; this SDK version would
+			// send it as a bearer token, so that header is dropped unless the model's headers set one.
+			"x-api-key": apiKey,
+			authorization: null,
+			...model.headers,
+			...options.headers,
+		},
+		logger: stderrLogger,
+	});
+	try {
+		const stream = await client.messages.create(request, { signal: options.signal });
+		const reader = new AnthropicEventReader(out);
+		for await (const event of stream) reader.handle(event);
+		// The SDK ends the iteration quietly when the request is aborted.
+		if (options.signal?.aborted) throw new Error("Request was aborted");
+		reader.finish();
+	} catch (error) {
+		throw toReplyError(error);
+	}
+}
+
+/**
+ * Makes SDK errors read `<status> <details>` so that classifyErrorMessage sees the status. An
+ * `error` event inside the stream has no HTTP status; its error type stands in for one.
+ */
+export function toReplyError(error: unknown): unknown {
+	if (!(error instanceof APIError) || error instanceof APIUserAbortError || error instanceof APIConnectionError) {
+		return error;
+	}
+	if (error.status === undefined) {
+		return new Error(anthropicStreamErrorText(error.type, error.apiMessage ?? error.message), { cause: error });
+	}
+	if (error.message.startsWith(`${error.status} `)) return error;
+	const details = error.error === undefined ? error.message : JSON.stringify(error.error);
+	return new Error(`${error.status} ${details}`, { cause: error });
 }
