@@ -1,0 +1,80 @@
+const LF = 0x0a;
+const CR = 0x0d;
+
+export type RecordHandler = (record: RecordText) => void;
+
+/** One input record: its text, or why it could not be decoded. */
+export type RecordText = { ok: true; text: string } | { ok: false; error: string };
+
+/**
+ * Splits a byte stream into records on LF only (never on U+2028/U+2029), strips one trailing CR,
+ * and decodes each complete record as UTF-8 (so a character split across reads is fine). Invalid
+ * UTF-8 is reported, not replaced. Records have no size limit; a partial record is kept as a list
+ * of chunks and joined once, so a large record costs O(size).
+ */
+export class LineSplitter {
+	private parts: Buffer[] = [];
+	private partsLength = 0;
+	private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+
+	constructor(private readonly onRecord: RecordHandler) {}
+
+	push(chunk: Buffer): void {
+		let start = 0;
+		for (;;) {
+			const newline = chunk.indexOf(LF, start);
+			if (newline === -1) break;
+			this.emit(this.take(chunk.subarray(start, newline)));
+			start = newline + 1;
+		}
+		if (start < chunk.length) {
+			this.parts.push(chunk.subarray(start));
+			this.partsLength += chunk.length - start;
+		}
+	}
+
+	/** Emits a final record that had no LF (end of input). */
+	end(): void {
+		if (this.partsLength > 0) this.emit(this.take(Buffer.alloc(0)));
+	}
+
+	/** Bytes of the incomplete record held so far. */
+	get pendingBytes(): number {
+		return this.partsLength;
+	}
+
+	private take(tail: Buffer): Buffer {
+		if (this.parts.length === 0) return tail;
+		this.parts.push(tail);
+		const whole = Buffer.concat(this.parts, this.partsLength + tail.length);
+		this.parts = [];
+		this.partsLength = 0;
+		return whole;
+	}
+
+	private emit(bytes: Buffer): void {
+		const record = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes;
+		let text: string;
+		try {
+			text = this.decoder.decode(record);
+		} catch {
+			this.onRecord({ ok: false, error: "invalid UTF-8" });
+			return;
+		}
+		this.onRecord({ ok: true, text });
+	}
+}
+
+const SEPARATORS = /[\u2028\u2029]/g;
+
+/**
+ * Serialises one output record as a JSON line. U+2028 and U+2029 are escaped, so clients that
+ * (wrongly) split on them still see whole records; JSON parsers read the escapes back unchanged.
+ */
+export function serializeRecord(record: unknown): string {
+	const json = JSON.stringify(record);
+	if (json.includes("\u2028") || json.includes("\u2029")) {
+		return `${json.replace(SEPARATORS, (character) => (character === "\u2028" ? "\\u2028" : "\\u2029"))}\n`;
+	}
+	return `${json}\n`;
+}

@@ -1,0 +1,158 @@
+import type { ModelRegistry } from "../llm/model-registry.js";
+import { resolveModelPattern } from "../llm/model-resolver.js";
+import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../llm/thinking.js";
+import type { Model, ThinkingLevel } from "../llm/types.js";
+import type { Settings } from "../resources/settings.js";
+
+export const UNSUPPORTED_DEFAULT_MESSAGE =
+	"Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
+
+export const DEFAULT_THINKING_LEVEL: ThinkingLevel = "medium";
+
+export interface ModelSelectionInput {
+	registry: ModelRegistry;
+	settings: Settings;
+	/** --model and --provider. */
+	cliModel?: string;
+	cliProvider?: string;
+	/** --thinking. */
+	cliThinking?: string;
+	/** What the session's entries replay. */
+	sessionModel?: { provider: string; modelId: string };
+	sessionThinking?: string;
+}
+
+export interface ModelSelection {
+	model: Model | undefined;
+	thinkingLevel: ThinkingLevel;
+	/** Set when prompts must be refused until an explicit model choice (saved default names an unknown provider). */
+	blockedReason?: string;
+	warnings: string[];
+}
+
+/**
+ * Picks the model for a session: --model/--provider, else the session's own model, else the
+ * settings' default, else the first model with credentials. A saved default whose provider is not
+ * known at all blocks prompts (the process stays up) until the client picks a model.
+ */
+export function selectModel(input: ModelSelectionInput): ModelSelection {
+	const { registry, settings } = input;
+	const warnings: string[] = [];
+	let model: Model | undefined;
+	let suffixLevel: ThinkingLevel | undefined;
+	if (input.cliModel) {
+		const resolved = resolveModelPattern(registry, input.cliModel, input.cliProvider);
+		model = resolved.model;
+		suffixLevel = resolved.thinkingLevel;
+		if (resolved.warning) warnings.push(resolved.warning);
+	} else if (input.cliProvider) {
+		if (!registry.isKnownProvider(input.cliProvider)) {
+			throw new Error(`Unknown provider "${input.cliProvider}". Use --list-models to see available providers/models.`);
+		}
+		model = registry.all().find((candidate) => candidate.provider === input.cliProvider);
+	}
+	let restored = false;
+	if (!model && input.sessionModel) {
+		model = registry.find(input.sessionModel.provider, input.sessionModel.modelId);
+		restored = model !== undefined;
+	}
+	let blockedReason: string | undefined;
+	if (!model && settings.defaultProvider && settings.defaultModel) {
+		const saved = registry.find(settings.defaultProvider, settings.defaultModel);
+		if (saved && registry.hasCredentials(saved.provider)) model = saved;
+		else if (!registry.isKnownProvider(settings.defaultProvider)) blockedReason = UNSUPPORTED_DEFAULT_MESSAGE;
+	}
+	if (!model && !blockedReason) model = registry.available()[0];
+	const requested =
+		input.cliThinking ??
+		suffixLevel ??
+		(restored ? input.sessionThinking : undefined) ??
+		settings.defaultThinkingLevel ??
+		DEFAULT_THINKING_LEVEL;
+	if (input.cliThinking !== undefined && !isThinkingLevel(input.cliThinking)) {
+		warnings.push(`Unknown thinking level "${input.cliThinking}"; using the model's nearest level.`);
+	}
+	return { model, thinkingLevel: clampThinkingLevel(model, requested), blockedReason, warnings };
+}
+
+export interface CycleResult {
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	isScoped: boolean;
+}
+
+/** The current model and thinking level, and the rules for changing them. */
+export class ModelControl {
+	model: Model | undefined;
+	thinkingLevel: ThinkingLevel;
+	blockedReason: string | undefined;
+
+	constructor(
+		private readonly registry: ModelRegistry,
+		selection: ModelSelection,
+	) {
+		this.model = selection.model;
+		this.thinkingLevel = selection.thinkingLevel;
+		this.blockedReason = selection.blockedReason;
+	}
+
+	/** Models with credentials, in registry order. */
+	available(): Model[] {
+		return this.registry.available();
+	}
+
+	/** Switches to an available model; clears a blocked default. Throws `Model not found: p/id`. */
+	setModel(provider: string, modelId: string): Model {
+		const model = this.available().find((candidate) => candidate.provider === provider && candidate.id === modelId);
+		if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
+		this.model = model;
+		this.thinkingLevel = clampThinkingLevel(model, this.thinkingLevel);
+		this.blockedReason = undefined;
+		return model;
+	}
+
+	/** The next (or previous) available model, or undefined when fewer than two are available. */
+	cycle(direction: "forward" | "backward" = "forward"): CycleResult | undefined {
+		const candidates = this.available();
+		if (candidates.length < 2) return undefined;
+		const current = this.model;
+		const index = current
+			? candidates.findIndex((candidate) => candidate.provider === current.provider && candidate.id === current.id)
+			: -1;
+		const step = direction === "backward" ? -1 : 1;
+		const next =
+			index < 0
+				? (candidates[0] as Model)
+				: (candidates[(index + step + candidates.length) % candidates.length] as Model);
+		const changed = !current || next.provider !== current.provider || next.id !== current.id;
+		this.model = next;
+		this.thinkingLevel = clampThinkingLevel(next, this.thinkingLevel);
+		if (changed) this.blockedReason = undefined;
+		return { model: next, thinkingLevel: this.thinkingLevel, isScoped: false };
+	}
+
+	/** Sets the level, clamped to what the model supports; returns the level in effect. */
+	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
+		this.thinkingLevel = clampThinkingLevel(this.model, level);
+		return this.thinkingLevel;
+	}
+
+	availableThinkingLevels(): ThinkingLevel[] {
+		return supportedThinkingLevels(this.model);
+	}
+
+	/** The next supported level, or undefined for a model that does not reason. */
+	cycleThinkingLevel(): ThinkingLevel | undefined {
+		if (!this.model?.reasoning) return undefined;
+		const levels = this.availableThinkingLevels();
+		const index = levels.indexOf(this.thinkingLevel);
+		this.thinkingLevel = levels[(index + 1) % levels.length] ?? this.thinkingLevel;
+		return this.thinkingLevel;
+	}
+}
+
+/** A Model as clients see it: headers may hold secrets, so they stay inside. */
+export function publicModel(model: Model): Omit<Model, "headers"> {
+	const { headers: _headers, ...rest } = model;
+	return rest;
+}
