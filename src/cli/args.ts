@@ -168,6 +168,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		const name = token.startsWith("--") && equals > 0 ? token.slice(0, equals) : token;
 		const flag = BY_NAME.get(name);
 		if (!flag) throw new Error(`Unknown option: ${name} (see --help)`);
+		// `--continue=false` must not quietly mean --continue.
+		if (!flag.value && name !== token) throw new Error(`${name} does not take a value`);
 		let value: string | undefined;
 		if (flag.value) {
 			if (equals > 0 && name !== token) value = token.slice(equals + 1);

@@ -1,9 +1,10 @@
 import type { ModelRegistry } from "../llm/model-registry.js";
 
 function formatTokens(count: number): string {
-	if (count >= 1_000_000 && count % 1_000_000 === 0) return `${count / 1_000_000}M`;
-	if (count >= 1_000_000) return `${(count / 1_000_000).toFixed(1)}M`;
-	if (count >= 1000) return `${Math.round(count / 1000)}K`;
+	const trim = (value: number) => value.toFixed(1).replace(/\.0$/, "");
+	if (count >= 999_500) return `${trim(count / 1_000_000)}M`;
+	if (count >= 10_000) return `${Math.round(count / 1000)}K`;
+	if (count >= 1000) return `${trim(count / 1000)}K`;
 	return String(count);
 }
 

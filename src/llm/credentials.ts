@@ -127,8 +127,9 @@ export class CredentialStore {
 			let data: unknown;
 			try {
 				data = JSON.parse(readFileSync(this.authPath, "utf8"));
-			} catch (error) {
-				throw new Error(`${this.authPath} is not valid JSON`, { cause: error });
+			} catch {
+				// The parser's message can quote the file, and so a key: say only where the problem is.
+				throw new Error(`${this.authPath} is not valid JSON; fix or remove it`);
 			}
 			if (data && typeof data === "object") {
 				for (const [provider, value] of Object.entries(data)) {
@@ -183,10 +184,20 @@ export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv, what: 
 			});
 			return output.trim() || undefined;
 		} catch (error) {
-			throw new Error(`The command that provides ${what} failed`, { cause: error });
+			// Not attached as `cause`: execSync's error carries the command's stdout and stderr, which
+			// may hold the secret. Only how the command ended is kept.
+			throw new Error(`The command that provides ${what} failed (${commandOutcome(error)})`);
 		}
 	}
 	return interpolate(value, env).trim() || undefined;
+}
+
+function commandOutcome(error: unknown): string {
+	if (typeof error !== "object" || error === null) return "it did not run";
+	if ("code" in error && typeof error.code === "string") return error.code;
+	if ("signal" in error && typeof error.signal === "string") return `killed by ${error.signal}`;
+	if ("status" in error && typeof error.status === "number") return `exit code ${error.status}`;
+	return "it did not run";
 }
 
 function interpolate(value: string, env: NodeJS.ProcessEnv): string {

@@ -25,6 +25,9 @@ const OVERFLOW_PATTERNS: RegExp[] = [
 	/request too large for model/i,
 ];
 
+/** Throttling that mentions tokens ("ThrottlingException: Too many tokens") is not an overflow. */
+const NOT_OVERFLOW_PATTERNS: RegExp[] = [/throttl/i, /rate[_ ]?limit/i, /too many requests/i];
+
 const QUOTA_PATTERNS: RegExp[] = [
 	/insufficient[_ ]quota/i,
 	/quota exceeded/i,
@@ -79,6 +82,7 @@ export function statusOf(message: string): number | undefined {
 }
 
 export function isContextOverflow(message: string): boolean {
+	if (NOT_OVERFLOW_PATTERNS.some((pattern) => pattern.test(message))) return false;
 	return OVERFLOW_PATTERNS.some((pattern) => pattern.test(message));
 }
 

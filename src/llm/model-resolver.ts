@@ -64,9 +64,12 @@ function match(registry: ModelRegistry, pattern: string, providerFlag: string | 
 	const candidates = registry.all().filter((model) => !provider || model.provider === provider);
 	const exact = candidates.filter((model) => model.id === id || (!provider && `${model.provider}/${model.id}` === id));
 	if (exact.length === 1) return exact[0];
-	if (exact.length > 1) {
-		const names = exact.map((model) => `${model.provider}/${model.id}`).join(", ");
-		throw new Error(`Model "${id}" is ambiguous across providers: ${names}. Use --provider or provider/model.`);
+	if (exact.length > 1) throw ambiguous(id, exact);
+	// Router-style ids look like provider/id themselves ("anthropic/claude-x" served by openrouter).
+	if (!providerFlag && id !== pattern) {
+		const whole = registry.all().filter((model) => model.id === pattern);
+		if (whole.length === 1) return whole[0];
+		if (whole.length > 1) throw ambiguous(pattern, whole);
 	}
 	const needle = id.toLowerCase();
 	const sameId = candidates.filter((model) => model.id.toLowerCase() === needle);
@@ -77,6 +80,11 @@ function match(registry: ModelRegistry, pattern: string, providerFlag: string | 
 			);
 	if (fuzzy.length === 0) return undefined;
 	return [...fuzzy].sort(preferAliasesThenHighest)[0];
+}
+
+function ambiguous(id: string, models: Model[]): Error {
+	const names = models.map((model) => `${model.provider}/${model.id}`).join(", ");
+	return new Error(`Model "${id}" is ambiguous across providers: ${names}. Use --provider or provider/model.`);
 }
 
 function preferAliasesThenHighest(a: Model, b: Model): number {

@@ -55,7 +55,7 @@ export function readModelsJson(path: string): ModelsJson {
 	try {
 		data = JSON.parse(readFileSync(path, "utf8"));
 	} catch (error) {
-		result.errors.push(`${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+		result.errors.push(`${path}: not valid JSON (${jsonProblem(error)})`);
 		return result;
 	}
 	if (!isRecord(data) || !isRecord(data.providers)) {
@@ -70,6 +70,12 @@ export function readModelsJson(path: string): ModelsJson {
 		if (provider) result.providers.set(providerId, provider);
 	}
 	return result;
+}
+
+/** The parser's reason without the excerpt of the file V8 quotes: the file may hold a literal key. */
+function jsonProblem(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.replace(/(?:, )?(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, "") || "syntax error";
 }
 
 function parseProvider(raw: unknown, problems: Problems): ProviderConfig | undefined {

@@ -67,6 +67,7 @@ export class AssistantStreamBuilder {
 	}
 
 	setTextSignature(index: number, signature: string): void {
+		if (this.finished) return;
 		const block = this.message.content[index];
 		if (block?.type === "text") block.textSignature = signature;
 	}
@@ -85,6 +86,7 @@ export class AssistantStreamBuilder {
 	}
 
 	setThinkingSignature(index: number, signature: string, redacted = false): void {
+		if (this.finished) return;
 		const block = this.message.content[index];
 		if (block?.type !== "thinking") return;
 		block.thinkingSignature = (block.thinkingSignature ?? "") + signature;
@@ -115,6 +117,7 @@ export class AssistantStreamBuilder {
 	}
 
 	setToolCallSignature(index: number, signature: string): void {
+		if (this.finished) return;
 		const block = this.message.content[index];
 		if (block?.type === "toolCall") block.thoughtSignature = signature;
 	}
@@ -137,6 +140,7 @@ export class AssistantStreamBuilder {
 
 	/** Merges a usage report (providers report input and output at different times). */
 	setUsage(update: UsageUpdate): void {
+		if (this.finished) return;
 		const usage = this.message.usage;
 		if (update.input !== undefined) usage.input = update.input;
 		if (update.output !== undefined) usage.output = update.output;
@@ -171,7 +175,9 @@ export class AssistantStreamBuilder {
 		this.stream.push({ type: "error", reason: aborted ? "aborted" : "error", message: this.message });
 	}
 
+	/** Adds a block; after the end it adds nothing and returns -1, an index no later call acts on. */
 	private open(kind: OpenBlock["kind"], block: TextContent | ThinkingContent | ToolCall): number {
+		if (this.finished) return -1;
 		this.start();
 		this.message.content.push(block);
 		this.blocks.push({ kind, argumentsJson: "", ended: false });

@@ -95,7 +95,8 @@ export class SettingsStore {
 
 	/** The effective settings (a fresh merged copy). */
 	get(): Settings {
-		return mergeSettings(this.global, this.project);
+		// Deep copy: the merge shares nested objects with the stored state, which update() persists.
+		return structuredClone(mergeSettings(this.global, this.project));
 	}
 
 	/** Applies a change and persists it to the global settings file. */
