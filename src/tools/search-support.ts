@@ -1,0 +1,46 @@
+import type { Stats } from "node:fs";
+import { stat } from "node:fs/promises";
+import picomatch from "picomatch";
+
+/** True for errors raised by file system calls (they carry a string `code` such as "ENOENT"). */
+export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+	return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+}
+
+/** Stats a path a tool was given; a missing one fails with "Path not found: <path>". */
+export async function statToolPath(path: string): Promise<Stats> {
+	try {
+		return await stat(path);
+	} catch (error) {
+		if (isFileSystemError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) {
+			throw new Error(`Path not found: ${path}`, { cause: error });
+		}
+		throw error;
+	}
+}
+
+/**
+ * Compiles a glob for root-relative POSIX paths. Like ripgrep's and fd's globs, a pattern without
+ * `/` matches the base name at any depth (`*.ts`); one with `/` matches the whole relative path.
+ * Hidden files match like any other.
+ */
+export function compileGlob(pattern: string): (path: string) => boolean {
+	const normalized = pattern.startsWith("./") ? pattern.slice(2) : pattern;
+	try {
+		return picomatch(normalized, { dot: true, basename: !normalized.includes("/"), windows: false });
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new Error(`Invalid glob pattern "${pattern}": ${reason}`, { cause: error });
+	}
+}
+
+/** A whole number from an optional model-given value, at least `minimum`. */
+export function wholeNumber(value: number | undefined, fallback: number, minimum: number): number {
+	if (value === undefined || !Number.isFinite(value)) return fallback;
+	return Math.max(minimum, Math.floor(value));
+}
+
+/** Appends notices after a blank line as one bracketed sentence list, the classic tools' format. */
+export function withNotices(text: string, notices: readonly string[]): string {
+	return notices.length === 0 ? text : `${text}\n\n[${notices.join(". ")}]`;
+}
