@@ -1,0 +1,157 @@
+import { type Static, Type } from "typebox";
+import type { AgentTool, AgentToolResult, ToolUpdateCallback } from "../agent/types.js";
+import { runShell, type ShellRunResult } from "./shell.js";
+import { outputLimits, RollingTail } from "./shell-output.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
+import type { ToolOptions } from "./types.js";
+
+const bashParameters = Type.Object({
+	command: Type.String({
+		description: "The command to run with bash -c, e.g. `npm test 2>&1 | tail -50` or `ls -la src`.",
+	}),
+	timeout: Type.Optional(
+		Type.Number({
+			description:
+				"Seconds after which the command and every process it started are killed. Omit for no limit; set one for anything that might hang.",
+		}),
+	),
+});
+
+export type BashToolParameters = typeof bashParameters;
+
+export interface BashToolDetails {
+	exitCode?: number;
+	/** Null in progress updates. */
+	truncation?: TruncationResult | null;
+	/** Null in progress updates. */
+	fullOutputPath?: string | null;
+}
+
+export interface BashToolOptions extends ToolOptions {
+	shellPath?: string;
+	spillDir?: string;
+	/** The command's environment; default: this process's. */
+	env?: NodeJS.ProcessEnv;
+}
+
+/** At most one progress update per this many milliseconds, plus one at the end. */
+const UPDATE_INTERVAL_MS = 50;
+
+/** The bracketed line telling the model what part of the output it sees and where the rest is. */
+function truncationNotice(truncation: TruncationResult, fullOutputPath: string | undefined): string {
+	const where = fullOutputPath ? ` Full output: ${fullOutputPath}` : "";
+	const endLine = truncation.totalLines;
+	if (truncation.lastLinePartial) {
+		return `[Showing the last ${formatSize(truncation.outputBytes)} of line ${endLine}.${where}]`;
+	}
+	const startLine = endLine - truncation.outputLines + 1;
+	const limit = truncation.truncatedBy === "bytes" ? ` (${formatSize(truncation.maxBytes)} limit)` : "";
+	return `[Showing lines ${startLine}-${endLine} of ${truncation.totalLines}${limit}.${where}]`;
+}
+
+/** The output without its final newline, which would only separate it from what the tool appends. */
+function shownOutput(result: ShellRunResult): string {
+	return result.output.replace(/\n$/, "");
+}
+
+/** The output as the model reads it: the kept tail (or "(no output)") and, when cut, a notice. */
+function resultText(result: ShellRunResult): string {
+	const output = shownOutput(result) || "(no output)";
+	if (!result.truncated) return output;
+	return `${output}\n\n${truncationNotice(result.truncation, result.fullOutputPath)}`;
+}
+
+/** Progress reporting: keeps the output's tail and sends it at most every UPDATE_INTERVAL_MS. */
+class ProgressReporter {
+	readonly #tail = new RollingTail(outputLimits({}));
+	readonly #onUpdate: ToolUpdateCallback<BashToolDetails>;
+	#timer: NodeJS.Timeout | undefined;
+	#lastSent = 0;
+	#pending = false;
+
+	constructor(onUpdate: ToolUpdateCallback<BashToolDetails>) {
+		this.#onUpdate = onUpdate;
+	}
+
+	add(text: string): void {
+		this.#tail.push(text);
+		this.#pending = true;
+		if (this.#timer !== undefined) return;
+		const wait = this.#lastSent + UPDATE_INTERVAL_MS - Date.now();
+		if (wait <= 0) this.#send();
+		else this.#timer = setTimeout(() => this.#send(), wait);
+	}
+
+	/** Sends what has not been sent yet; no update follows. */
+	finish(): void {
+		clearTimeout(this.#timer);
+		this.#timer = undefined;
+		if (this.#pending) this.#send();
+	}
+
+	#send(): void {
+		this.#timer = undefined;
+		this.#pending = false;
+		this.#lastSent = Date.now();
+		const text = this.#tail.truncate().content;
+		this.#onUpdate({ content: [{ type: "text", text }], details: { truncation: null, fullOutputPath: null } });
+	}
+}
+
+function checkTimeout(timeout: number | undefined): void {
+	if (timeout === undefined) return;
+	if (!Number.isFinite(timeout) || timeout <= 0) throw new Error("timeout must be a positive number of seconds");
+}
+
+/** The classic `bash` tool: runs a command in the working directory and returns its output's tail. */
+export function createBashTool(options: BashToolOptions): AgentTool<BashToolParameters, BashToolDetails> {
+	return {
+		name: "bash",
+		label: "bash",
+		description:
+			`Run a bash command in the working directory (${options.cwd}) and return its stdout and stderr ` +
+			`combined, in the order they were written. Output is truncated to the last ${DEFAULT_MAX_LINES} lines ` +
+			`or ${DEFAULT_MAX_BYTES / 1024} KB, whichever is hit first; when truncated, the full output is saved ` +
+			"to a file whose path is given, so you can read or search it. A non-zero exit code is reported " +
+			"with the output. stdin is closed, so interactive commands fail; pass flags such as -y instead.",
+		parameters: bashParameters,
+		async execute(_toolCallId, args: Static<BashToolParameters>, signal, onUpdate) {
+			checkTimeout(args.timeout);
+			const progress = new ProgressReporter(onUpdate);
+			let result: ShellRunResult;
+			try {
+				result = await runShell({
+					command: args.command,
+					cwd: options.cwd,
+					env: options.env,
+					signal,
+					timeoutMs: args.timeout === undefined ? undefined : args.timeout * 1000,
+					shellPath: options.shellPath,
+					spillDir: options.spillDir,
+					onData: (_channel, text) => progress.add(text),
+				});
+			} finally {
+				progress.finish();
+			}
+			const text = resultText(result);
+			const details: BashToolDetails = {};
+			if (result.exitCode !== undefined) details.exitCode = result.exitCode;
+			if (result.truncated) details.truncation = result.truncation;
+			if (result.fullOutputPath !== undefined) details.fullOutputPath = result.fullOutputPath;
+
+			// Thrown, so the loop reports an error; the output so far still reaches the model.
+			const before = shownOutput(result) ? `${text}\n\n` : "";
+			if (result.cancelled) throw new Error(`${before}Command aborted`);
+			if (result.timedOut) throw new Error(`${before}Command timed out after ${args.timeout} seconds`);
+			if (result.exitCode === undefined) {
+				return errorResult(`${text}\n\nCommand was killed by ${result.signal ?? "a signal"}`, details);
+			}
+			if (result.exitCode !== 0) return errorResult(`${text}\n\nCommand exited with code ${result.exitCode}`, details);
+			return { content: [{ type: "text", text }], details };
+		},
+	};
+}
+
+function errorResult(text: string, details: BashToolDetails): AgentToolResult<BashToolDetails> {
+	return { content: [{ type: "text", text }], details, isError: true };
+}

@@ -1,0 +1,134 @@
+import { StringDecoder } from "node:string_decoder";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
+
+/* biome-ignore-start lint/suspicious/noControlCharactersInRegex: these patterns exist to match control characters */
+// Terminal escape sequences: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, and short escapes.
+const ESCAPE_SEQUENCE =
+	/\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[PX^_][^\x1b\n]*\x1b\\|[ -/]*[0-~])/g;
+// An escape sequence cut off by the end of a chunk (it always starts at the chunk's last ESC).
+const INCOMPLETE_ESCAPE = /^\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b\n]*|[PX^_][^\x1b\n]*|[ -/]*)$/;
+// Any character the slow path has to deal with: ESC, \r and the other C0/C1 controls.
+const NEEDS_SANITISING = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const CONTROL_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+/* biome-ignore-end lint/suspicious/noControlCharactersInRegex: end of the control-character patterns */
+
+/** Longest cut-off escape sequence held back for the next chunk; longer ones are treated as text. */
+const MAX_HELD_ESCAPE = 4096;
+/** Small chunks are merged so the rolling tail never holds more than a few dozen pieces. */
+const MERGE_BELOW_CHARS = 8192;
+/** The rolling tail keeps this many times `maxBytes` characters: always more than truncation shows. */
+const TAIL_FACTOR = 2;
+
+/**
+ * Makes command output safe to show and to put in JSON: strips terminal escape sequences, removes
+ * every `\r` and replaces other control characters (except `\n` and `\t`) with U+FFFD.
+ */
+export function sanitizeShellText(text: string): string {
+	if (!NEEDS_SANITISING.test(text)) return text;
+	return text.replace(ESCAPE_SEQUENCE, "").replaceAll("\r", "").replace(CONTROL_CHARACTER, "\uFFFD");
+}
+
+/**
+ * Turns one output channel's raw chunks into sanitised text. A UTF-8 character or an escape sequence
+ * split across chunks comes out whole (or, for a sequence, not at all).
+ */
+export class ShellTextDecoder {
+	readonly #decoder = new StringDecoder("utf8");
+	#heldEscape = "";
+
+	write(chunk: Buffer): string {
+		const text = this.#heldEscape + this.#decoder.write(chunk);
+		this.#heldEscape = "";
+		if (!NEEDS_SANITISING.test(text)) return text;
+		const lastEscape = text.lastIndexOf("\x1b");
+		if (
+			lastEscape >= 0 &&
+			text.length - lastEscape <= MAX_HELD_ESCAPE &&
+			INCOMPLETE_ESCAPE.test(text.slice(lastEscape))
+		) {
+			this.#heldEscape = text.slice(lastEscape);
+			return sanitizeShellText(text.slice(0, lastEscape));
+		}
+		return sanitizeShellText(text);
+	}
+
+	/** Whatever is left when the channel ends (an incomplete character becomes U+FFFD). */
+	end(): string {
+		const text = this.#heldEscape + this.#decoder.end();
+		this.#heldEscape = "";
+		return sanitizeShellText(text);
+	}
+}
+
+export interface OutputLimits {
+	maxLines: number;
+	maxBytes: number;
+}
+
+export function outputLimits(limits: { maxLines?: number; maxBytes?: number }): OutputLimits {
+	return { maxLines: limits.maxLines ?? DEFAULT_MAX_LINES, maxBytes: limits.maxBytes ?? DEFAULT_MAX_BYTES };
+}
+
+function countNewlines(text: string): number {
+	let count = 0;
+	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
+	return count;
+}
+
+/**
+ * The end of a growing output, in bounded memory. It keeps more than tail truncation can show, so
+ * truncating the kept text gives the same result as truncating the whole output; only the totals
+ * are tracked separately.
+ */
+export class RollingTail {
+	readonly #limits: OutputLimits;
+	readonly #keepChars: number;
+	readonly #chunks: string[] = [];
+	#keptChars = 0;
+	#droppedNewlines = 0;
+	#dropped = false;
+	#totalBytes = 0;
+
+	constructor(limits: OutputLimits) {
+		this.#limits = limits;
+		this.#keepChars = TAIL_FACTOR * Math.max(limits.maxBytes, 1);
+	}
+
+	/** UTF-8 bytes of everything pushed so far. */
+	get totalBytes(): number {
+		return this.#totalBytes;
+	}
+
+	push(text: string, bytes: number = Buffer.byteLength(text)): void {
+		if (!text) return;
+		this.#totalBytes += bytes;
+		this.#keptChars += text.length;
+		const lastIndex = this.#chunks.length - 1;
+		const last = this.#chunks[lastIndex];
+		if (last !== undefined && last.length < MERGE_BELOW_CHARS) this.#chunks[lastIndex] = last + text;
+		else this.#chunks.push(text);
+		// Drop whole pieces from the front while what stays is still at least the amount to keep.
+		let first = this.#chunks[0];
+		while (this.#chunks.length > 1 && first !== undefined && this.#keptChars - first.length >= this.#keepChars) {
+			this.#chunks.shift();
+			this.#keptChars -= first.length;
+			this.#droppedNewlines += countNewlines(first);
+			this.#dropped = true;
+			first = this.#chunks[0];
+		}
+	}
+
+	/** The kept text: all of the output until it grows past the kept amount. */
+	text(): string {
+		return this.#chunks.join("");
+	}
+
+	/** Tail truncation of the whole output so far, with totals for the whole output (0 lines when empty). */
+	truncate(): TruncationResult {
+		const text = this.text();
+		const result = truncateTail(text, this.#limits);
+		if (!text) return { ...result, totalLines: 0, outputLines: 0 };
+		if (!this.#dropped) return result;
+		return { ...result, totalLines: result.totalLines + this.#droppedNewlines, totalBytes: this.#totalBytes };
+	}
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { formatSize } from "./truncate.js";
+
+/** The full-output file stops growing at this size and ends with a marker line. */
+export const MAX_SPILL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The file that receives a command's full output once it no longer fits the tail. Writes are
+ * synchronous: they go to the page cache in microseconds, and they keep memory bounded without
+ * having to pause the child's streams for backpressure. Any file-system failure makes the file
+ * unusable (`close` then returns undefined) instead of failing the command.
+ */
+export class SpillFile {
+	readonly path: string;
+	readonly #maxBytes: number;
+	#fd: number | undefined;
+	#written = 0;
+	#endsWithNewline = true;
+	#capped = false;
+
+	private constructor(path: string, fd: number, maxBytes: number) {
+		this.path = path;
+		this.#fd = fd;
+		this.#maxBytes = maxBytes;
+	}
+
+	/** Opens `<dir>/atomic-bash-<16 hex>.log` (mode 0600; dir created 0700); undefined when refused. */
+	static create(dir: string, maxBytes: number = MAX_SPILL_BYTES): SpillFile | undefined {
+		const path = join(dir, `atomic-bash-${randomBytes(8).toString("hex")}.log`);
+		try {
+			mkdirSync(dir, { recursive: true, mode: 0o700 });
+			return new SpillFile(path, openSync(path, "wx", 0o600), maxBytes);
+		} catch (error) {
+			// The output is still returned, only without a full copy on disk.
+			reportSpillFailure(path, error);
+			return undefined;
+		}
+	}
+
+	/** Appends `text`; `bytes` is its UTF-8 length when the caller already knows it. */
+	write(text: string, bytes: number = Buffer.byteLength(text)): void {
+		if (this.#fd === undefined || this.#capped || !text) return;
+		const room = this.#maxBytes - this.#written;
+		if (bytes <= room) {
+			this.#writeAll(text, bytes);
+			return;
+		}
+		const data = Buffer.from(text, "utf8");
+		// Cut on a character boundary: step back over UTF-8 continuation bytes.
+		let end = room;
+		while (end > 0 && ((data[end] as number) & 0xc0) === 0x80) end--;
+		this.#writeAll(data.subarray(0, end), end);
+		this.#capped = true;
+		const marker = `[Output exceeded ${formatSize(this.#maxBytes)}; the rest was not saved]\n`;
+		const line = this.#endsWithNewline ? marker : `\n${marker}`;
+		this.#writeAll(line, Buffer.byteLength(line));
+	}
+
+	/** Closes the file; the path when it holds the output, undefined when writing failed. */
+	close(): string | undefined {
+		const fd = this.#fd;
+		if (fd === undefined) return undefined;
+		this.#fd = undefined;
+		try {
+			closeSync(fd);
+			return this.path;
+		} catch (error) {
+			reportSpillFailure(this.path, error);
+			return undefined;
+		}
+	}
+
+	#writeAll(data: string | Buffer, bytes: number): void {
+		const fd = this.#fd;
+		if (fd === undefined || bytes === 0) return;
+		try {
+			// A regular file takes the whole write unless something is wrong (a full disk).
+			const written = typeof data === "string" ? writeSync(fd, data) : writeSync(fd, data);
+			if (written !== bytes) throw new Error(`short write (${written} of ${bytes} bytes)`);
+			this.#written += bytes;
+			this.#endsWithNewline = typeof data === "string" ? data.endsWith("\n") : data[bytes - 1] === 0x0a;
+		} catch (error) {
+			// Give up on the file rather than keep a silently incomplete copy.
+			reportSpillFailure(this.path, error);
+			this.#fd = undefined;
+			closeQuietly(fd);
+		}
+	}
+}
+
+function closeQuietly(fd: number): void {
+	try {
+		closeSync(fd);
+	} catch (error) {
+		reportSpillFailure(`fd ${fd}`, error);
+	}
+}
+
+function reportSpillFailure(path: string, error: unknown): void {
+	const reason = error instanceof Error ? error.message : String(error);
+	process.emitWarning(`Could not save the full command output to ${path}: ${reason}`, "AtomicShellWarning");
+}

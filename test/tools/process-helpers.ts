@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/**
+ * Pids of processes (not zombies) whose argv is exactly `args`. Tests use arguments no other
+ * process has (e.g. `sleep 30.101`), so the answer is about their own children only.
+ */
+export function livingProcesses(args: string[]): number[] {
+	const wanted = `${args.join("\0")}\0`;
+	const pids: number[] = [];
+	for (const entry of readdirSync("/proc")) {
+		if (!/^\d+$/.test(entry)) continue;
+		let commandLine: string;
+		let stat: string;
+		try {
+			commandLine = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+			stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+		} catch (error) {
+			// The process ended between listing and reading: it is not alive.
+			if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ESRCH")) continue;
+			throw error;
+		}
+		if (commandLine !== wanted) continue;
+		// The state letter follows the parenthesised command name.
+		const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+		if (state !== "Z") pids.push(Number(entry));
+	}
+	return pids;
+}
+
+/**
+ * Shell code that prints "started" once every background job is running `sleep <duration>`
+ * (a job is a forked shell until it execs), so a test can await that line instead of guessing.
+ */
+export function announceWhenRunning(duration: string): string {
+	// Builtins only: read the first two NUL-separated arguments until they are "sleep <duration>".
+	const isSleeping = `{ read -r -d '' arg0 && read -r -d '' arg1; } < /proc/$pid/cmdline && [ "$arg0 $arg1" = "sleep ${duration}" ]`;
+	return `for pid in $(jobs -p); do until ${isSleeping}; do :; done; done; echo started`;
+}
+
+/** Collects streamed text and lets a test await the moment it contains something. */
+export function waitForText() {
+	let text = "";
+	let waiter: { expected: string; resolve: () => void } | undefined;
+	return {
+		onData(_channel: string, delta: string): void {
+			text += delta;
+			if (waiter && text.includes(waiter.expected)) waiter.resolve();
+		},
+		until(expected: string): Promise<void> {
+			if (text.includes(expected)) return Promise.resolve();
+			return new Promise((resolve) => {
+				waiter = { expected, resolve };
+			});
+		},
+	};
+}
