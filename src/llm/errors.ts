@@ -115,7 +115,8 @@ export function isTransientError(message: string): boolean {
 export function describeError(error: unknown): string {
 	if (error instanceof Error) {
 		const cause = (error as Error & { cause?: unknown }).cause;
-		const code = cause && typeof cause === "object" && "code" in cause ? String(cause.code) : undefined;
+		const rawCode = cause && typeof cause === "object" && "code" in cause ? cause.code : undefined;
+		const code = rawCode === undefined || rawCode === null ? undefined : String(rawCode);
 		const message = error.message || error.name;
 		return code && !message.includes(code) ? `${message} (${code})` : message;
 	}
