@@ -77,7 +77,10 @@ describe("buildGoogleRequest thinking config", () => {
 		expect(thinkingLevels("gemini-4-argon")).toEqual(["MINIMAL", "MINIMAL", "LOW", "MEDIUM", "HIGH", "HIGH", "HIGH"]);
 		const neon = gemini({ id: "gemini-4-neon", reasoning: true, thinkingLevelMap: { xhigh: "XHIGH" } });
 		expect(config(neon, "xhigh")).toEqual({ includeThoughts: true, thinkingLevel: "XHIGH" });
-		expect(config(gemini({ id: "gemini-2.5-flash", reasoning: true }), "low")).toEqual({ includeThoughts: true, thinkingBudget: 2048 });
+		expect(config(gemini({ id: "gemini-2.5-flash", reasoning: true }), "low")).toEqual({
+			includeThoughts: true,
+			thinkingBudget: 2048,
+		});
 	});
 
 	it("sends no thinking config to models that do not reason", () => {
