@@ -19,7 +19,14 @@ await build({
 	target: "node20",
 	external,
 	chunkNames: "chunks/[name]-[hash]",
-	banner: { js: "#!/usr/bin/env node" },
+	// Bundled CommonJS dependencies call require(); ESM output gets one from createRequire.
+	banner: {
+		js: [
+			"#!/usr/bin/env node",
+			'import { createRequire as __atomicCreateRequire } from "node:module";',
+			"const require = __atomicCreateRequire(import.meta.url);",
+		].join("\n"),
+	},
 	define: { __ATOMIC_VERSION__: JSON.stringify(pkg.version) },
 	sourcemap: "linked",
 	legalComments: "none",

@@ -1,12 +1,32 @@
 import { agentDir } from "../llm/config-paths.js";
 import { ModelRegistry } from "../llm/model-registry.js";
-import { SettingsStore } from "../resources/settings.js";
-import { helpText, parseArgs } from "./args.js";
+import { runRpcMode } from "../rpc/rpc-mode.js";
+import { type CreateAgentSessionOptions, createAgentSession } from "../runtime/create-agent-session.js";
+import { type CliArgs, helpText, parseArgs } from "./args.js";
 import { listModels } from "./list-models.js";
-import { chooseModel } from "./model-selection.js";
 import { runPrintMode } from "./print-mode.js";
 
 declare const __ATOMIC_VERSION__: string;
+
+function sessionOptions(args: CliArgs): CreateAgentSessionOptions {
+	return {
+		model: args.model,
+		provider: args.provider,
+		thinking: args.thinking,
+		apiKey: args.apiKey,
+		noSession: args.noSession,
+		sessionDir: args.sessionDir,
+		session: args.session,
+		continueSession: args.continueSession,
+		name: args.name,
+	};
+}
+
+function create(args: CliArgs) {
+	const { session, warnings } = createAgentSession(sessionOptions(args));
+	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
+	return session;
+}
 
 async function main(argv: string[]): Promise<number> {
 	const args = parseArgs(argv);
@@ -18,33 +38,28 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(`${helpText(__ATOMIC_VERSION__)}\n`);
 		return 0;
 	}
-	const dir = agentDir();
-	const registry = new ModelRegistry(dir);
-	for (const error of registry.errors) process.stderr.write(`Warning: ${error}\n`);
 	if (args.listModels) {
+		const registry = new ModelRegistry(agentDir());
+		for (const error of registry.errors) process.stderr.write(`Warning: ${error}\n`);
 		process.stdout.write(`${listModels(registry, args.listModelsSearch)}\n`);
 		return 0;
 	}
-	const settings = new SettingsStore(dir, process.cwd());
-	for (const error of settings.errors) process.stderr.write(`Warning: ${error}\n`);
+	if (args.mode === "rpc") return runRpcMode({ version: __ATOMIC_VERSION__, createSession: () => create(args) });
 	if (args.print || args.messages.length > 0) {
 		const prompt = args.messages.join(" ").trim();
 		if (!prompt) throw new Error('No prompt given: atomic -p "your prompt"');
-		const choice = chooseModel(registry, settings.get(), args);
-		for (const warning of choice.warnings) process.stderr.write(`Warning: ${warning}\n`);
-		if (args.apiKey) registry.credentials.setRuntimeKey(choice.model.provider, args.apiKey);
-		return runPrintMode(registry, choice.model, choice.thinkingLevel, prompt);
+		return runPrintMode(create(args), prompt, args.mode === "json" ? "json" : "text");
 	}
 	process.stderr.write(`${helpText(__ATOMIC_VERSION__)}\n`);
 	return 1;
 }
 
-main(process.argv.slice(2)).then(
-	(code) => {
-		process.exitCode = code;
-	},
-	(error: unknown) => {
-		process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
-		process.exitCode = 1;
-	},
-);
+/** Exits once what was written to stdout has reached the OS (pipes are written asynchronously). */
+function exitAfterFlush(code: number): void {
+	process.stdout.write("", () => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+	process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+	exitAfterFlush(1);
+});

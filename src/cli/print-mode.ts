@@ -1,33 +1,33 @@
-import type { ModelRegistry } from "../llm/model-registry.js";
-import { streamModel } from "../llm/registry.js";
-import type { Model, ThinkingLevel } from "../llm/types.js";
+import type { AssistantMessage } from "../llm/types.js";
+import { wireEvent } from "../rpc/wire-events.js";
+import type { AgentSession } from "../runtime/agent-session.js";
 
-/** Sends one prompt and streams the reply text to stdout. Returns the exit code. */
-export async function runPrintMode(
-	registry: ModelRegistry,
-	model: Model,
-	thinkingLevel: ThinkingLevel,
-	prompt: string,
-): Promise<number> {
-	const auth = registry.requestAuth(model);
-	const controller = new AbortController();
-	process.once("SIGINT", () => controller.abort());
-	const stream = streamModel(
-		model,
-		{ messages: [{ role: "user", content: prompt, timestamp: Date.now() }] },
-		{ apiKey: auth.apiKey, headers: auth.headers, reasoning: thinkingLevel, signal: controller.signal },
-	);
-	let wroteText = false;
-	for await (const event of stream) {
-		if (event.type === "text_delta") {
-			process.stdout.write(event.delta);
-			wroteText = true;
-		} else if (event.type === "error") {
-			if (wroteText) process.stdout.write("\n");
-			process.stderr.write(`Error: ${event.message.errorMessage ?? event.reason}\n`);
-			return 1;
-		}
+/**
+ * Runs one prompt through the full agent. Text mode prints the final reply's text; json mode
+ * prints every event as one JSON line. Errors go to stderr. Returns the exit code.
+ */
+export async function runPrintMode(session: AgentSession, prompt: string, mode: "text" | "json"): Promise<number> {
+	let last: AssistantMessage | undefined;
+	session.subscribe((event) => {
+		if (event.type === "message_end" && event.message.role === "assistant") last = event.message;
+		if (mode === "json") process.stdout.write(`${JSON.stringify(wireEvent(event))}\n`);
+	});
+	const onSignal = () => void session.abort();
+	process.once("SIGINT", onSignal);
+	try {
+		await session.prompt(prompt);
+	} finally {
+		process.removeListener("SIGINT", onSignal);
+		await session.dispose();
 	}
-	if (wroteText) process.stdout.write("\n");
+	if (!last) return 1;
+	if (last.stopReason === "error" || last.stopReason === "aborted") {
+		process.stderr.write(`Error: ${last.errorMessage ?? last.stopReason}\n`);
+		return 1;
+	}
+	if (mode === "text") {
+		const text = last.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+		process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+	}
 	return 0;
 }

@@ -62,7 +62,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export async function parseFrontmatter(text: string, filePath: string): Promise<ParsedMarkdown> {
 	const { yaml, body } = splitFrontmatter(text);
 	if (yaml === undefined) return { attributes: {}, body };
-	const { parse } = await import("yaml");
+	const yamlModule: typeof import("yaml") & { default?: typeof import("yaml") } = await import("yaml");
+	// Bundled as CommonJS, the package arrives as the default export of its chunk.
+	const parse = yamlModule.default?.parse ?? yamlModule.parse;
 	let data: unknown;
 	try {
 		// logLevel "error": warnings are not printed to the console, errors still throw.

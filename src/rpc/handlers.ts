@@ -1,0 +1,124 @@
+import type { AgentSession } from "../runtime/agent-session.js";
+import { publicModel } from "../runtime/model-control.js";
+import type { Command, CommandOf, CommandType } from "./protocol/commands.js";
+import { failure, type Response, type ResponseId, success } from "./protocol/responses.js";
+
+export interface HandlerContext {
+	session: AgentSession;
+	/** Writes a record now (events that belong to a command, e.g. bash deltas). */
+	emit(record: Record<string, unknown>): void;
+}
+
+type Handler<K extends CommandType> = (command: CommandOf<K>, context: HandlerContext) => Promise<unknown> | unknown;
+
+function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs one validated command and resolves with its one response. Never rejects: a thrown error
+ * becomes a failure response. `prompt` writes its response itself, synchronously at acceptance
+ * (so it precedes agent_start), and resolves with undefined; its run reports through events.
+ */
+export async function handleCommand(command: Command, context: HandlerContext): Promise<Response | undefined> {
+	const id = command.id;
+	if (command.type === "prompt") return handlePrompt(command, id, context);
+	const handler = HANDLERS[command.type] as Handler<CommandType>;
+	try {
+		const data = await handler(command, context);
+		return success(command.type, id, data);
+	} catch (error) {
+		return failure(command.type, id, errorText(error));
+	}
+}
+
+function handlePrompt(
+	command: CommandOf<"prompt">,
+	id: ResponseId | undefined,
+	context: HandlerContext,
+): Promise<undefined> {
+	return new Promise((resolve) => {
+		let accepted = false;
+		context.session
+			.prompt(command.message, {
+				images: command.images,
+				streamingBehavior: command.streamingBehavior,
+				onAccepted: () => {
+					accepted = true;
+					// Written now, synchronously, so that it precedes the run's agent_start.
+					context.emit({ ...success("prompt", id) });
+					resolve(undefined);
+				},
+			})
+			.catch((error: unknown) => {
+				if (accepted) {
+					process.stderr.write(`Error after the prompt was accepted: ${errorText(error)}\n`);
+					return;
+				}
+				context.emit({ ...failure("prompt", id, errorText(error)) });
+				resolve(undefined);
+			});
+	});
+}
+
+const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
+	steer: (command, { session }) => session.steer(command.message, command.images),
+	follow_up: (command, { session }) => session.followUp(command.message, command.images),
+	abort: (_command, { session }) => session.abort(),
+	new_session: (command, { session }) => session.newSession({ parentSession: command.parentSession }),
+	get_state: (_command, { session }) => session.getState(),
+	get_messages: (_command, { session }) => ({ messages: session.messages }),
+	set_model: (command, { session }) => publicModel(session.setModel(command.provider, command.modelId)),
+	cycle_model: (command, { session }) => {
+		const result = session.cycleModel(command.direction);
+		return result ? { ...result, model: publicModel(result.model) } : null;
+	},
+	get_available_models: (_command, { session }) => ({ models: session.availableModels().map(publicModel) }),
+	logout_provider: (command, { session }) => {
+		const { authStatus, models } = session.logoutProvider(command.provider);
+		return { provider: command.provider, authStatus, models: models.map(publicModel) };
+	},
+	set_thinking_level: (command, { session }) => {
+		session.setThinkingLevel(command.level);
+	},
+	cycle_thinking_level: (_command, { session }) => {
+		const level = session.cycleThinkingLevel();
+		return level === undefined ? null : { level };
+	},
+	get_available_thinking_levels: (_command, { session }) => ({ levels: session.availableThinkingLevels() }),
+	set_steering_mode: (command, { session }) => session.setSteeringMode(command.mode),
+	set_follow_up_mode: (command, { session }) => session.setFollowUpMode(command.mode),
+	compact: () => {
+		throw new Error("Compaction is not available in this build yet");
+	},
+	abort_compaction: () => undefined,
+	set_auto_compaction: (command, { session }) => session.setAutoCompaction(command.enabled),
+	set_auto_retry: (command, { session }) => session.setAutoRetry(command.enabled),
+	abort_retry: (_command, { session }) => {
+		session.abortRetry();
+	},
+	bash: (command, context) =>
+		context.session.executeBash(command.command, {
+			requestId: command.id,
+			excludeFromContext: command.excludeFromContext,
+			onData: (channel, delta) => {
+				const event: Record<string, unknown> = { type: "bash_execution_update", channel, delta };
+				context.emit(
+					command.id === undefined ? event : { type: "bash_execution_update", id: command.id, channel, delta },
+				);
+			},
+		}),
+	abort_bash: (command, { session }) => session.abortBash(command.requestId),
+	get_session_stats: (_command, { session }) => session.getSessionStats(),
+	export_html: async (command, { session }) => ({ path: await session.exportHtml(command.outputPath) }),
+	switch_session: (command, { session }) => session.switchSession(command.sessionPath),
+	fork: (command, { session }) => session.fork(command.entryId),
+	clone: (_command, { session }) => session.clone(),
+	get_fork_messages: (_command, { session }) => ({ messages: session.getForkMessages() }),
+	get_entries: (command, { session }) => session.getEntries(command.since),
+	get_tree: (_command, { session }) => session.getTree(),
+	get_last_assistant_text: (_command, { session }) => ({ text: session.getLastAssistantText() }),
+	set_session_name: (command, { session }) => session.setSessionName(command.name),
+	get_commands: async (_command, { session }) => ({ commands: await session.getCommands() }),
+	clear_queue: (_command, { session }) => session.clearQueue(),
+};

@@ -1,0 +1,123 @@
+import type { AgentSession } from "../runtime/agent-session.js";
+import { killAllShells } from "../tools/shell.js";
+import { LineSplitter, type RecordText } from "./framing.js";
+import { type OutputStream, OutputWriter } from "./output.js";
+import { COMMANDS } from "./protocol/commands.js";
+import { RpcServer } from "./server.js";
+
+export const PROTOCOL_VERSION = 1;
+
+/** How long shutdown waits for running work to answer before exiting anyway. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+export interface RpcModeOptions {
+	version: string;
+	/** Builds the session; may throw (bad --model): the error goes to stderr and the exit code is 1. */
+	createSession(): AgentSession;
+	stdin?: NodeJS.ReadableStream;
+	stdout?: NodeJS.WriteStream;
+}
+
+/**
+ * Runs `atomic --mode rpc`: takes stdout for the protocol (everything else written to stdout,
+ * console.* included, goes to stderr), reads commands from stdin from the very start (records
+ * that arrive before the session is ready wait, in order), writes a `ready` event first, and
+ * shuts down cleanly on stdin EOF (exit 0), SIGTERM (143), SIGINT (130) and SIGHUP (129).
+ * Resolves with the exit code.
+ */
+export function runRpcMode(options: RpcModeOptions): Promise<number> {
+	const stdin = options.stdin ?? process.stdin;
+	const stdout = options.stdout ?? process.stdout;
+	const protocolStream = takeOverStdout(stdout);
+	return new Promise((resolveExit) => {
+		let server: RpcServer | undefined;
+		let session: AgentSession | undefined;
+		const early: RecordText[] = [];
+		let shuttingDown = false;
+
+		const writer = new OutputWriter(protocolStream, () => {
+			void shutdown(0);
+		});
+		const splitter = new LineSplitter((record) => {
+			if (server) server.handleRecord(record);
+			else early.push(record);
+		});
+
+		const shutdown = async (code: number): Promise<void> => {
+			if (shuttingDown) {
+				killAllShells();
+				resolveExit(code);
+				return;
+			}
+			shuttingDown = true;
+			stdin.removeAllListeners("data");
+			stdin.pause();
+			const grace = setTimeout(() => {
+				killAllShells();
+				resolveExit(code);
+			}, SHUTDOWN_GRACE_MS);
+			grace.unref();
+			try {
+				if (session) await session.dispose();
+				if (server) await server.settle();
+				server?.detach();
+				await writer.flush();
+			} catch (error) {
+				process.stderr.write(`Error during shutdown: ${error instanceof Error ? error.message : String(error)}\n`);
+			}
+			clearTimeout(grace);
+			killAllShells();
+			resolveExit(code);
+		};
+
+		stdin.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+		stdin.on("end", () => {
+			splitter.end();
+			void shutdown(0);
+		});
+		stdin.on("error", () => void shutdown(0));
+		for (const [signal, code] of [
+			["SIGTERM", 143],
+			["SIGINT", 130],
+			["SIGHUP", 129],
+		] as const) {
+			process.on(signal, () => {
+				killAllShells();
+				void shutdown(code);
+			});
+		}
+
+		try {
+			session = options.createSession();
+		} catch (error) {
+			process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+			resolveExit(1);
+			return;
+		}
+		writer.write({
+			type: "ready",
+			version: options.version,
+			protocolVersion: PROTOCOL_VERSION,
+			pid: process.pid,
+			capabilities: Object.keys(COMMANDS),
+		});
+		server = new RpcServer(session, writer);
+		for (const record of early.splice(0)) server.handleRecord(record);
+	});
+}
+
+/**
+ * Keeps the real stdout for protocol records and sends every other write (console.log, libraries,
+ * extensions) to stderr, so nothing can corrupt a record.
+ */
+function takeOverStdout(stdout: NodeJS.WriteStream): OutputStream {
+	const write = stdout.write.bind(stdout) as (chunk: string, callback?: (error?: Error | null) => void) => boolean;
+	const stderrWrite = process.stderr.write.bind(process.stderr);
+	stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+		stderrWrite(chunk, ...(rest as [BufferEncoding, () => void]))) as typeof stdout.write;
+	return {
+		write: (chunk, callback) => write(chunk, callback),
+		once: (event, listener) => stdout.once(event, listener),
+		on: (event, listener) => stdout.on(event, listener),
+	};
+}

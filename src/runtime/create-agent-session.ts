@@ -1,0 +1,168 @@
+import { resolve } from "node:path";
+import type { QueueMode } from "../agent/message-queue.js";
+import { RetryPolicy } from "../agent/retry.js";
+import type { AgentTool, StreamFunction } from "../agent/types.js";
+import { agentDir as defaultAgentDir, expandHome } from "../llm/config-paths.js";
+import { ModelRegistry } from "../llm/model-registry.js";
+import { streamModel } from "../llm/registry.js";
+import type { ThinkingLevel } from "../llm/types.js";
+import { loadContextFiles } from "../resources/context-files.js";
+import { loadResources } from "../resources/load-resources.js";
+import { SettingsStore } from "../resources/settings.js";
+import { skillsPromptSection } from "../resources/skills.js";
+import { buildSystemPrompt } from "../resources/system-prompt.js";
+import {
+	continueRecentSession,
+	createSession,
+	inMemorySession,
+	openSession,
+	openSessionById,
+} from "../session/open.js";
+import type { Session } from "../session/session.js";
+import { createBuiltInTools } from "../tools/index.js";
+import { AgentSession, type SessionFactory } from "./agent-session.js";
+import { ModelControl, selectModel } from "./model-control.js";
+
+export interface CreateAgentSessionOptions {
+	cwd?: string;
+	/** Default: env ATOMIC_CODING_AGENT_DIR, else ~/.atomic/agent. */
+	agentDir?: string;
+	env?: NodeJS.ProcessEnv;
+	/** `--model` pattern (`id`, `provider/id`, optional `:thinking`) and `--provider`. */
+	model?: string;
+	provider?: string;
+	thinking?: string;
+	/** A key for the selected provider, this process only. */
+	apiKey?: string;
+	/** In-memory session: never writes a file. */
+	noSession?: boolean;
+	sessionDir?: string;
+	/** Open this session: a file path, or an id / id prefix in this project. */
+	session?: string;
+	/** Continue the most recent session of the cwd. */
+	continueSession?: boolean;
+	/** Display name set at startup. */
+	name?: string;
+	/** Built-in tools to enable (default all); an empty list disables tools. */
+	tools?: string[];
+	/** `--skill PATH` values. */
+	skillPaths?: string[];
+	/** False: no skill discovery (`--no-skills`). */
+	skills?: boolean;
+	/** False: no prompt template discovery (`--no-prompt-templates`). */
+	promptTemplates?: boolean;
+	/** True: no AGENTS.md / CLAUDE.md in the system prompt (`--no-context-files`). */
+	noContextFiles?: boolean;
+	/** Text appended to the system prompt. */
+	appendSystemPrompt?: string;
+	/** Replaces the provider stream (tests, custom transports). */
+	streamFunction?: StreamFunction;
+	/** Save model and thinking choices as the user's defaults (default true). */
+	persistDefaults?: boolean;
+}
+
+export interface CreatedAgentSession {
+	session: AgentSession;
+	/** Non-fatal problems for stderr (models.json, settings, unknown thinking level). */
+	warnings: string[];
+}
+
+function isQueueMode(value: unknown): value is QueueMode {
+	return value === "all" || value === "one-at-a-time";
+}
+
+/** Builds an AgentSession from options, settings.json and models.json. Throws on unusable options. */
+export function createAgentSession(options: CreateAgentSessionOptions = {}): CreatedAgentSession {
+	const env = options.env ?? process.env;
+	const cwd = resolve(options.cwd ?? process.cwd());
+	const agentDir = options.agentDir ?? defaultAgentDir(env);
+	const registry = new ModelRegistry(agentDir, env);
+	const settingsStore = new SettingsStore(agentDir, cwd);
+	const settings = settingsStore.get();
+	const warnings = [...registry.errors, ...settingsStore.errors];
+
+	const envSessionDir = env.ATOMIC_CODING_AGENT_SESSION_DIR?.trim();
+	const configuredDir = options.sessionDir ?? (envSessionDir || undefined) ?? settings.sessionDir;
+	const sessionDir = configuredDir ? resolve(cwd, expandHome(configuredDir)) : undefined;
+	const location = { cwd, sessionDir, agentDir };
+	const session = openInitialSession(options, location);
+
+	const context = session.buildContext();
+	const selection = selectModel({
+		registry,
+		settings,
+		cliModel: options.model,
+		cliProvider: options.provider,
+		cliThinking: options.thinking,
+		sessionModel: context.model ?? undefined,
+		sessionThinking: context.model ? context.thinkingLevel : undefined,
+	});
+	warnings.push(...selection.warnings);
+	if (options.apiKey && selection.model) registry.credentials.setRuntimeKey(selection.model.provider, options.apiKey);
+	const models = new ModelControl(registry, selection);
+
+	const factory: SessionFactory = {
+		create: ({ cwd: sessionCwd, parentSession }) =>
+			options.noSession
+				? inMemorySession({ cwd: sessionCwd, parentSession })
+				: createSession({ ...location, cwd: sessionCwd, parentSession }),
+		open: (path) => openSession(resolve(cwd, expandHome(path))),
+	};
+
+	const toolNames = options.tools;
+	const retry = settings.retry ?? {};
+	const agentSession = new AgentSession({
+		cwd: session.cwd || cwd,
+		registry,
+		settings: settingsStore,
+		models,
+		session,
+		sessionFactory: factory,
+		tools: (toolCwd) => createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath }, toolNames),
+		systemPrompt: (promptCwd, tools: AgentTool[], skills) =>
+			buildSystemPrompt({
+				cwd: promptCwd,
+				tools,
+				contextFiles: options.noContextFiles ? [] : loadContextFiles(agentDir, promptCwd),
+				skillsSection: skillsPromptSection(skills),
+				append: options.appendSystemPrompt,
+			}),
+		loadResources: (resourceCwd) =>
+			loadResources({
+				agentDir,
+				cwd: resourceCwd,
+				skillPaths: options.skillPaths,
+				skills: options.skills ?? true,
+				templates: options.promptTemplates ?? true,
+			}),
+		streamFunction: options.streamFunction ?? streamModel,
+		retry: new RetryPolicy({
+			enabled: retry.enabled ?? true,
+			maxRetries: retry.maxRetries ?? 3,
+			baseDelayMs: retry.baseDelayMs ?? 2000,
+		}),
+		steeringMode: isQueueMode(settings.steeringMode) ? settings.steeringMode : undefined,
+		followUpMode: isQueueMode(settings.followUpMode) ? settings.followUpMode : undefined,
+		autoCompaction: settings.autoCompaction ?? settings.compaction?.enabled ?? true,
+		shellPath: settings.shellPath,
+		thinkingBudgets: settings.thinkingBudgets as Partial<Record<ThinkingLevel, number>> | undefined,
+		streamIdleTimeoutMs: typeof settings.streamIdleTimeoutMs === "number" ? settings.streamIdleTimeoutMs : undefined,
+		persistDefaults: options.persistDefaults ?? true,
+	});
+	if (options.name !== undefined) agentSession.setSessionName(options.name);
+	return { session: agentSession, warnings };
+}
+
+function openInitialSession(
+	options: CreateAgentSessionOptions,
+	location: { cwd: string; sessionDir?: string; agentDir: string },
+): Session {
+	if (options.noSession) return inMemorySession({ cwd: location.cwd });
+	if (options.session) {
+		const target = options.session;
+		const isPath = target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
+		return isPath ? openSession(resolve(location.cwd, expandHome(target))) : openSessionById(target, location);
+	}
+	if (options.continueSession) return continueRecentSession(location);
+	return createSession(location);
+}
