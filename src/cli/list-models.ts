@@ -3,6 +3,8 @@ import type { ModelRegistry } from "../llm/model-registry.js";
 function formatTokens(count: number): string {
 	const trim = (value: number) => value.toFixed(1).replace(/\.0$/, "");
 	if (count >= 999_500) return `${trim(count / 1_000_000)}M`;
+	// Powers-of-two limits read as their usual names: 8192 is 8K, 131072 is 128K.
+	if (count >= 1024 && (count & (count - 1)) === 0) return `${count / 1024}K`;
 	if (count >= 10_000) return `${Math.round(count / 1000)}K`;
 	if (count >= 1000) return `${trim(count / 1000)}K`;
 	return String(count);
