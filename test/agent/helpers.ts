@@ -59,7 +59,13 @@ export function harness(
 		const seen = events.find(predicate);
 		if (seen) return Promise.resolve(seen);
 		return new Promise<AgentEvent>((resolve, reject) => {
-			const waiter = { predicate, resolve: (event: AgentEvent) => (clearTimeout(timer), resolve(event)) };
+			const waiter = {
+				predicate,
+				resolve: (event: AgentEvent) => {
+					clearTimeout(timer);
+					resolve(event);
+				},
+			};
 			const timer = setTimeout(() => {
 				waiters.delete(waiter);
 				reject(new Error("the expected event did not arrive within 10 s"));

@@ -19,7 +19,7 @@ const echoTool: AgentTool = {
 
 function endOf(events: AgentEvent[], type: "agent_end"): AgentEvent & { type: "agent_end" } {
 	const found = events.find((event) => event.type === type);
-	if (!found || found.type !== "agent_end") throw new Error(`no ${type}`);
+	if (found?.type !== "agent_end") throw new Error(`no ${type}`);
 	return found;
 }
 
