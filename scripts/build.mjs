@@ -1,15 +1,16 @@
 // Builds dist/: an esbuild bundle per entry point (code-split, ESM), with the provider SDKs left
 // external so that each is loaded only on the first request to its API. Type declarations are
-// emitted by tsc into dist/types.
+// emitted by tsc into dist/types. Files are replaced in place (stale chunks removed afterwards),
+// so a CLI started while a rebuild runs never finds dist/ missing.
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const external = ["@anthropic-ai/sdk", "openai", "@google/genai", "jiti"].flatMap((name) => [name, `${name}/*`]);
 
-rmSync("dist", { recursive: true, force: true });
-await build({
+const result = await build({
 	entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
 	outdir: "dist",
 	bundle: true,
@@ -31,11 +32,18 @@ await build({
 	sourcemap: "linked",
 	legalComments: "none",
 	logLevel: "warning",
-	metafile: false,
+	metafile: true,
 });
 chmodSync("dist/cli.js", 0o755);
 
+const produced = new Set(Object.keys(result.metafile.outputs).map((path) => relative("dist", path)));
+for (const entry of existsSync("dist/chunks") ? readdirSync("dist/chunks") : []) {
+	const path = join("chunks", entry);
+	if (!produced.has(path)) rmSync(join("dist", path), { force: true });
+}
+
 if (!process.argv.includes("--no-types")) {
+	rmSync("dist/types", { recursive: true, force: true });
 	const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
 		stdio: "inherit",
 	});
