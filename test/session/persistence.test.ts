@@ -1,0 +1,195 @@
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createSession, inMemorySession, openSession } from "../../src/session/open.js";
+import { SessionFileBusyError } from "../../src/session/writer-registry.js";
+import { assistant, failingIo, user, useTempDir, warnings } from "./helpers.js";
+
+const temp = useTempDir();
+
+function lines(path: string): unknown[] {
+	return readFileSync(path, "utf8")
+		.split("\n")
+		.filter((line) => line !== "")
+		.map((line) => JSON.parse(line));
+}
+
+describe("deferred file creation", () => {
+	it("writes nothing until the first assistant message, then the header and every buffered entry", () => {
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
+		const first = session.appendMessage(user("hello"));
+		session.appendModelChange("test", "model-a");
+		const file = session.file ?? "";
+		expect(existsSync(file)).toBe(false);
+		expect(session.isPersisted).toBe(false);
+
+		const reply = session.appendMessage(assistant("hi"));
+		expect(session.isPersisted).toBe(true);
+		const written = lines(file);
+		expect(written).toHaveLength(4);
+		expect(written[0]).toEqual({
+			type: "session",
+			version: 3,
+			id: session.id,
+			timestamp: session.header.timestamp,
+			cwd: temp.dir(),
+		});
+		expect(written.slice(1).map((entry) => (entry as { id: string }).id)).toEqual([
+			first.id,
+			session.entries()[1]?.id,
+			reply.id,
+		]);
+		expect(basename(file)).toBe(`${session.header.timestamp.replace(/[:.]/g, "-")}_${session.id}.jsonl`);
+		expect(session.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+	});
+
+	it("appends one line per entry after the first flush", () => {
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
+		session.appendMessage(user("hello"));
+		session.appendMessage(assistant("hi"));
+		const file = session.file ?? "";
+		const before = readFileSync(file, "utf8");
+		const entry = session.setName("  my work  ");
+		expect(readFileSync(file, "utf8")).toBe(`${before}${JSON.stringify(entry)}\n`);
+		expect(entry).toMatchObject({ type: "session_info", name: "my work", parentId: session.entries()[1]?.id });
+	});
+
+	it("keeps in-memory sessions off the disk", () => {
+		const session = inMemorySession({ cwd: temp.dir() });
+		session.appendMessage(user("hello"));
+		session.appendMessage(assistant("hi"));
+		expect(session.file).toBeUndefined();
+		expect(session.isPersisted).toBe(false);
+		expect(readdirSync(temp.dir())).toEqual([]);
+		expect(session.writeBackup("compact")).toBeUndefined();
+	});
+
+	it("writes an explicitly given missing path once there is a reply", () => {
+		const path = join(temp.dir(), "nested", "chosen.jsonl");
+		const session = temp.track(openSession(path, { cwd: temp.dir() }));
+		session.appendMessage(user("hello"));
+		expect(existsSync(path)).toBe(false);
+		session.appendMessage(assistant("hi"));
+		expect(lines(path)).toHaveLength(3);
+		expect(session.file).toBe(path);
+	});
+
+	it("initialises an empty existing file with a header on the first flush", () => {
+		const path = join(temp.dir(), "empty.jsonl");
+		writeFileSync(path, "");
+		const session = temp.track(openSession(path, { cwd: temp.dir() }));
+		expect(session.entries()).toEqual([]);
+		session.appendMessage(user("hello"));
+		expect(statSync(path).size).toBe(0);
+		session.appendMessage(assistant("hi"));
+		const written = lines(path);
+		expect(written[0]).toMatchObject({ type: "session", version: 3, id: session.id });
+		expect(written).toHaveLength(3);
+	});
+});
+
+describe("a file removed behind the session's back", () => {
+	it("is written again whole, header first, at the next append", () => {
+		const session = createSession({ cwd: temp.dir(), sessionDir: temp.dir() });
+		session.appendMessage(user("hello"));
+		session.appendMessage(assistant("hi"));
+		const file = session.file ?? "";
+		session.close();
+		const reopened = temp.track(openSession(file));
+		rmSync(file);
+		reopened.appendMessage(user("still here"));
+		const written = lines(file);
+		expect(written[0]).toMatchObject({ type: "session", id: session.id });
+		expect(written).toHaveLength(4);
+	});
+});
+
+describe("failed appends", () => {
+	it("cuts the file back and undoes the entry when a write fails midway", () => {
+		const io = failingIo();
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir(), io }));
+		session.appendMessage(user("hello"));
+		const reply = session.appendMessage(assistant("hi"));
+		const file = session.file ?? "";
+		const sizeBefore = statSync(file).size;
+		const entriesBefore = [...session.entries()];
+
+		io.failWrites = 1;
+		expect(() => session.appendMessage(user("this write fails"))).toThrow("ENOSPC");
+		expect(statSync(file).size).toBe(sizeBefore);
+		expect(session.entries()).toEqual(entriesBefore);
+		expect(session.leafId).toBe(reply.id);
+
+		const later = session.appendMessage(user("this one works"));
+		expect(later.parentId).toBe(reply.id);
+		session.close();
+		const { warn, lines: warned } = warnings();
+		const reopened = temp.track(openSession(file, { warn }));
+		expect(warned).toEqual([]);
+		expect(reopened.entries().map((entry) => entry.id)).toEqual([...entriesBefore.map((entry) => entry.id), later.id]);
+	});
+
+	it("removes the file and keeps the earlier entries buffered when the first flush fails", () => {
+		const io = failingIo();
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir(), io }));
+		const question = session.appendMessage(user("hello"));
+		const file = session.file ?? "";
+		io.failWrites = 1;
+		expect(() => session.appendMessage(assistant("hi"))).toThrow("ENOSPC");
+		expect(existsSync(file)).toBe(false);
+		expect(session.entries()).toEqual([question]);
+		expect(session.leafId).toBe(question.id);
+		expect(session.isPersisted).toBe(false);
+
+		session.appendMessage(assistant("hi again"));
+		expect(lines(file)).toHaveLength(3);
+	});
+
+	it("restores an empty existing file to empty when the first flush fails", () => {
+		const io = failingIo();
+		const path = join(temp.dir(), "empty.jsonl");
+		writeFileSync(path, "");
+		const session = temp.track(openSession(path, { cwd: temp.dir(), io }));
+		session.appendMessage(user("hello"));
+		io.failWrites = 1;
+		expect(() => session.appendMessage(assistant("hi"))).toThrow("ENOSPC");
+		expect(statSync(path).size).toBe(0);
+	});
+});
+
+describe("one writer per file", () => {
+	it("refuses a second writer for the same file in this process until the first closes", () => {
+		const session = createSession({ cwd: temp.dir(), sessionDir: temp.dir() });
+		session.appendMessage(user("hello"));
+		session.appendMessage(assistant("hi"));
+		const file = session.file ?? "";
+		expect(() => openSession(file)).toThrow(SessionFileBusyError);
+		expect(() => openSession(file)).toThrow(`Session file is already open for writing in this process: ${file}`);
+		session.close();
+		expect(() => session.appendMessage(user("late"))).toThrow(`Session ${session.id} is closed`);
+		const reopened = temp.track(openSession(file));
+		expect(reopened.entries()).toHaveLength(2);
+	});
+
+	it("releases the claim when opening fails", () => {
+		const path = join(temp.dir(), "not-a-session.jsonl");
+		writeFileSync(path, '{"hello":"world"}\n');
+		expect(() => openSession(path)).toThrow(`Not an Atomic session file: ${path}`);
+		writeFileSync(path, "");
+		expect(() => temp.track(openSession(path))).not.toThrow();
+	});
+});
+
+describe("backups", () => {
+	it("copies the whole current file next to it", () => {
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
+		session.appendMessage(user("hello"));
+		expect(session.writeBackup("compact")).toBeUndefined();
+		session.appendMessage(assistant("hi"));
+		const backup = session.writeBackup("Auto Compact") ?? "";
+		const file = session.file ?? "";
+		expect(backup.startsWith(`${file}.`)).toBe(true);
+		expect(backup).toMatch(/\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.auto-compact\.bak$/);
+		expect(readFileSync(backup, "utf8")).toBe(readFileSync(file, "utf8"));
+	});
+});
