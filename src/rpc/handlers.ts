@@ -88,10 +88,15 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	get_available_thinking_levels: (_command, { session }) => ({ levels: session.availableThinkingLevels() }),
 	set_steering_mode: (command, { session }) => session.setSteeringMode(command.mode),
 	set_follow_up_mode: (command, { session }) => session.setFollowUpMode(command.mode),
-	compact: () => {
-		throw new Error("Compaction is not available in this build yet");
+	compact: (command, { session }) =>
+		session.compact({
+			compression_ratio: command.compression_ratio,
+			preserve_recent: command.preserve_recent,
+			query: command.query,
+		}),
+	abort_compaction: (_command, { session }) => {
+		session.abortCompaction();
 	},
-	abort_compaction: () => undefined,
 	set_auto_compaction: (command, { session }) => session.setAutoCompaction(command.enabled),
 	set_auto_retry: (command, { session }) => session.setAutoRetry(command.enabled),
 	abort_retry: (_command, { session }) => {

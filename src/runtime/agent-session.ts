@@ -4,15 +4,18 @@ import type { QueueMode } from "../agent/message-queue.js";
 import { type AgentMessage, messageText } from "../agent/messages.js";
 import type { RetryPolicy } from "../agent/retry.js";
 import type { AgentEvent, AgentTool, StreamFunction } from "../agent/types.js";
+import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
-import type { AssistantMessage, ImageContent, Model, ThinkingLevel, UserMessage } from "../llm/types.js";
+import type { AssistantMessage, ImageContent, Model, StreamOptions, ThinkingLevel, UserMessage } from "../llm/types.js";
 import { type CommandInfo, expandInput, listCommands } from "../resources/commands.js";
 import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
 import type { Skill } from "../resources/skills.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
+import { AutoCompaction } from "./auto-compaction.js";
 import { BashRequests, type BashResult, bashExecutionMessage } from "./bash-requests.js";
+import { CompactionControl } from "./compaction-control.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
 import { type CycleResult, type ModelControl, publicModel } from "./model-control.js";
 import { SessionSlot } from "./session-slot.js";
@@ -90,6 +93,10 @@ export interface SessionState {
 export class AgentSession {
 	readonly agent: Agent;
 	readonly bash = new BashRequests();
+	readonly compaction: CompactionControl;
+	private readonly autoCompactor: AutoCompaction;
+	/** True after a compaction until a reply reports fresh usage: the context size is unknown. */
+	private contextUnknown = false;
 	private readonly hub = new EventHub();
 	private slot: SessionSlot;
 	private cwdValue: string;
@@ -111,16 +118,7 @@ export class AgentSession {
 				systemPrompt: options.systemPrompt(this.cwdValue, tools, []),
 				tools,
 				streamFunction: options.streamFunction,
-				requestOptions: (model) => {
-					const auth = options.registry.requestAuth(model);
-					return {
-						apiKey: auth.apiKey,
-						headers: auth.headers,
-						thinkingBudgets: options.thinkingBudgets,
-						idleTimeoutMs: options.streamIdleTimeoutMs,
-						sessionId: this.slot.session.id,
-					};
-				},
+				requestOptions: (model) => this.requestOptions(model),
 			},
 			messages: context.messages,
 			steeringMode: options.steeringMode,
@@ -129,6 +127,29 @@ export class AgentSession {
 		});
 		this.agent.subscribe((event) => this.onAgentEvent(event));
 		this.resources = this.startLoadingResources();
+		this.compaction = new CompactionControl({
+			session: () => this.slot.session,
+			model: () => this.model,
+			thinkingLevel: () => this.thinkingLevel,
+			requestOptions: (model) => this.requestOptions(model),
+			streamFunction: options.streamFunction,
+			retrySettings: () => this.agent.retry.settings,
+			settings: () => this.options.settings.get().compaction,
+			contextTokens: () => this.contextTokens() ?? 0,
+			emit: (event) => void this.hub.emit(event),
+			applyContext: () => {
+				this.agent.messages = this.slot.session.buildContext().messages;
+				this.contextUnknown = true;
+			},
+		});
+		this.autoCompactor = new AutoCompaction({
+			agent: this.agent,
+			compaction: this.compaction,
+			model: () => this.model,
+			enabled: () => this.autoCompactionEnabled,
+			reserveTokens: () => this.options.settings.get().compaction?.reserveTokens,
+			emit: (event) => void this.hub.emit(event),
+		});
 	}
 
 	// ---------------------------------------------------------------- state
@@ -159,11 +180,7 @@ export class AgentSession {
 	}
 
 	get isCompacting(): boolean {
-		return false;
-	}
-
-	get autoCompaction(): boolean {
-		return this.autoCompactionEnabled;
+		return this.compaction.isCompacting;
 	}
 
 	getState(): SessionState {
@@ -218,6 +235,7 @@ export class AgentSession {
 			this.applyModel();
 			options.onAccepted?.();
 			await this.agent.prompt(message);
+			await this.autoCompactor.settle();
 		} finally {
 			this.lifecycle--;
 			await this.hub.emit({ type: "agent_settled" });
@@ -277,10 +295,24 @@ export class AgentSession {
 		return { steering: cleared.steering.map((item) => item.text), followUp: cleared.followUp.map((item) => item.text) };
 	}
 
-	/** Aborts the current run (request, tools, retry delay) and resolves once it has ended. */
+	/** Aborts the current run (request, tools, retry delay) and any compaction; resolves once they ended. */
 	async abort(): Promise<void> {
 		this.agent.abort();
+		this.compaction.abort();
 		await this.agent.waitForIdle();
+	}
+
+	/**
+	 * Compacts the conversation now (RPC `compact`). A run in progress is aborted first.
+	 * Throws "Nothing to compact (session too small)", "Compaction cancelled" or the failure.
+	 */
+	async compact(options: CompactionParameterInput = {}): Promise<CompactionResult> {
+		if (this.agent.isRunning) await this.abort();
+		return this.compaction.compact("manual", options);
+	}
+
+	abortCompaction(): boolean {
+		return this.compaction.abort();
 	}
 
 	setSteeringMode(mode: QueueMode): void {
@@ -470,9 +502,23 @@ export class AgentSession {
 	}
 
 	/** The current context size estimate (reported usage of the last reply plus later messages). */
+	/** The current context size estimate; null right after a compaction until a reply reports usage. */
 	contextTokens(): number | null {
+		if (this.contextUnknown) return null;
 		const messages = this.agent.messages;
 		return estimateContextTokens(messages) ?? messages.reduce((sum, message) => sum + estimateTokens(message), 0);
+	}
+
+	/** Key, headers and transport options for a request to `model`. Throws when a key is missing. */
+	private requestOptions(model: Model): StreamOptions {
+		const auth = this.options.registry.requestAuth(model);
+		return {
+			apiKey: auth.apiKey,
+			headers: auth.headers,
+			thinkingBudgets: this.options.thinkingBudgets,
+			idleTimeoutMs: this.options.streamIdleTimeoutMs,
+			sessionId: this.slot.session.id,
+		};
 	}
 
 	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
@@ -573,7 +619,13 @@ export class AgentSession {
 	// ---------------------------------------------------------------- persistence
 
 	private onAgentEvent(event: AgentEvent): Promise<void> | undefined {
-		if (event.type === "message_end") this.record(() => this.slot.session.appendMessage(event.message));
+		if (event.type === "message_end") {
+			const message = event.message;
+			this.record(() => this.slot.session.appendMessage(message));
+			if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted") {
+				this.contextUnknown = false;
+			}
+		}
 		return this.hub.emit(event as AgentSessionEvent);
 	}
 

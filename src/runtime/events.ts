@@ -1,4 +1,7 @@
 import type { AgentEvent } from "../agent/types.js";
+import type { CompactionResult } from "../compaction/result.js";
+
+export type CompactionReason = "manual" | "threshold" | "overflow";
 
 /**
  * Everything an AgentSession reports: the loop's events plus session-level ones.
@@ -14,7 +17,29 @@ export type AgentSessionEvent =
 			sessionId: string;
 			sessionFile?: string;
 	  }
-	| { type: "warning"; message: string };
+	| { type: "warning"; message: string }
+	| { type: "compaction_start"; reason: CompactionReason }
+	| {
+			type: "compaction_end";
+			reason: CompactionReason;
+			/** The committed boundary, or null when nothing was written. */
+			result: CompactionResult | null;
+			aborted: boolean;
+			/** The prompt continues automatically after this (overflow recovery). */
+			willRetry: boolean;
+			errorMessage?: string;
+			/** Overflow recovery could not make the context fit. */
+			unresolvedOverflow?: boolean;
+	  }
+	| {
+			type: "summarization_retry_scheduled";
+			attempt: number;
+			maxAttempts: number;
+			delayMs: number;
+			errorMessage: string;
+	  }
+	| { type: "summarization_retry_attempt_start"; source: "compaction" | "branchSummary"; reason?: CompactionReason }
+	| { type: "summarization_retry_finished" };
 
 export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;
 

@@ -1,0 +1,109 @@
+import type { Agent } from "../agent/agent.js";
+import type { AgentMessage } from "../agent/messages.js";
+import {
+	calculateContextTokens,
+	contextOverflowOf,
+	DEFAULT_RESERVE_TOKENS,
+	shouldCompact,
+} from "../compaction/index.js";
+import type { AssistantMessage, Model } from "../llm/types.js";
+import type { CompactionControl } from "./compaction-control.js";
+import type { AgentSessionEvent } from "./events.js";
+
+export interface AutoCompactionHost {
+	agent: Agent;
+	compaction: CompactionControl;
+	model(): Model | undefined;
+	enabled(): boolean;
+	reserveTokens(): number | undefined;
+	emit(event: AgentSessionEvent): void;
+}
+
+function lastReply(messages: readonly AgentMessage[]): AssistantMessage | undefined {
+	for (let index = messages.length - 1; index >= 0; index--) {
+		const message = messages[index] as AgentMessage;
+		if (message.role === "assistant") return message;
+		if (message.role === "user") return undefined;
+	}
+	return undefined;
+}
+
+/**
+ * Automatic compaction after a run: when the provider reported a context overflow, compact and
+ * continue the prompt (once per prompt; a second overflow is reported as unresolved); when the
+ * last reply's context is above the window minus the reserve, compact without continuing, then
+ * deliver queued messages. Drives the prompt to its end; callers await `settle()`.
+ */
+export class AutoCompaction {
+	private overflowRetried = false;
+
+	constructor(private readonly host: AutoCompactionHost) {}
+
+	/** Runs after each completed run of one prompt until no further run is due. */
+	async settle(): Promise<void> {
+		this.overflowRetried = false;
+		for (;;) {
+			if (!(await this.step())) return;
+		}
+	}
+
+	/** One decision; returns true when a follow-on run was started and finished. */
+	private async step(): Promise<boolean> {
+		const { agent } = this.host;
+		const model = this.host.model();
+		const reply = lastReply(agent.messages);
+		if (!model || !reply || !this.host.enabled() || reply.stopReason === "aborted") return false;
+		if (reply.provider !== model.provider || reply.model !== model.id) return false;
+		const overflow = contextOverflowOf(reply, model.contextWindow);
+		if (overflow === "reported" || overflow === "silent_length") {
+			if (this.overflowRetried) {
+				this.host.emit({
+					type: "compaction_end",
+					reason: "overflow",
+					result: null,
+					aborted: false,
+					willRetry: false,
+					unresolvedOverflow: true,
+					errorMessage: `The context still exceeds the model's window after compaction: ${reply.errorMessage ?? "overflow"}`,
+				});
+				return false;
+			}
+			this.overflowRetried = true;
+			if (!(await this.tryCompact("overflow", true))) return false;
+			await agent.continue();
+			return true;
+		}
+		if (reply.stopReason === "error") return false;
+		const tokens = calculateContextTokens(reply.usage, model.api);
+		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
+		if (overflow === "silent_stop" || shouldCompact(tokens, model.contextWindow, reserve)) {
+			await this.tryCompact("threshold", false);
+			if (agent.queuedCount > 0) {
+				await agent.continue();
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Compacts; failures were already reported through compaction_end. */
+	private async tryCompact(reason: "threshold" | "overflow", willRetry: boolean): Promise<boolean> {
+		try {
+			await this.host.compaction.compact(reason, {}, willRetry);
+			return true;
+		} catch (error) {
+			if (error instanceof Error && error.message.startsWith("Nothing to compact") && reason === "overflow") {
+				this.host.emit({
+					type: "compaction_end",
+					reason,
+					result: null,
+					aborted: false,
+					willRetry: false,
+					unresolvedOverflow: true,
+					errorMessage: "The context overflowed and there is nothing left to compact",
+				});
+			}
+			return false;
+		}
+	}
+}

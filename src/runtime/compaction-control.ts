@@ -1,0 +1,202 @@
+import type { RetrySettings } from "../agent/retry.js";
+import type { StreamFunction } from "../agent/types.js";
+import {
+	CompactionCancelledError,
+	type CompactionParameterInput,
+	type CompactionResult,
+	type CompactionUrgency,
+	compactionEntryFields,
+	prepareCompaction,
+	type RequestPlanner,
+	runCompaction,
+} from "../compaction/index.js";
+import { classifyErrorMessage } from "../llm/errors.js";
+import type { AssistantMessage, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
+import { uuidv7 } from "../session/ids.js";
+import type { Session } from "../session/session.js";
+import type { AgentSessionEvent, CompactionReason } from "./events.js";
+
+export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
+export const COMPACTION_CANCELLED = "Compaction cancelled";
+
+/** What compaction needs from the session it works for. */
+export interface CompactionHost {
+	session(): Session;
+	model(): Model | undefined;
+	thinkingLevel(): ThinkingLevel;
+	requestOptions(model: Model): StreamOptions;
+	streamFunction: StreamFunction;
+	retrySettings(): RetrySettings;
+	/** settings.compaction (hand-edited, so validated when used). */
+	settings(): CompactionParameterInput | undefined;
+	/** Estimate of the current context size. */
+	contextTokens(): number;
+	emit(event: AgentSessionEvent): void;
+	/** Rebuilds the conversation from the session after a boundary was appended. */
+	applyContext(): void;
+}
+
+const BACKUP_LABELS: Record<CompactionReason, string> = {
+	manual: "compact",
+	threshold: "auto-compact",
+	overflow: "overflow-auto-compact",
+};
+
+/**
+ * Runs verbatim-lines compactions for a session, one at a time: prepares the region, asks the
+ * session model for deletion ranges (retrying transient errors), writes a backup, appends the
+ * durable boundary and reports compaction_start / compaction_end.
+ */
+export class CompactionControl {
+	private active:
+		| { reason: CompactionReason; controller: AbortController; done: Promise<CompactionResult> }
+		| undefined;
+
+	constructor(private readonly host: CompactionHost) {}
+
+	get isCompacting(): boolean {
+		return this.active !== undefined;
+	}
+
+	/** Cancels the running compaction. Returns true when there was one. */
+	abort(): boolean {
+		if (!this.active) return false;
+		this.active.controller.abort();
+		return true;
+	}
+
+	/**
+	 * Compacts now. Manual and threshold compactions are "recoverable" (a failed plan is an
+	 * error, nothing written); overflow recovery is load-bearing (a failed plan falls back to
+	 * dropping the region). Joins a compaction already running. Throws NOTHING_TO_COMPACT before
+	 * any event when the conversation is too small (unless load-bearing).
+	 */
+	compact(
+		reason: CompactionReason,
+		options: CompactionParameterInput = {},
+		willRetry = false,
+	): Promise<CompactionResult> {
+		if (this.active) return this.active.done;
+		const model = this.host.model();
+		if (!model) return Promise.reject(new Error("No model selected: compaction needs the session model."));
+		const urgency: CompactionUrgency = reason === "overflow" ? "load_bearing" : "recoverable";
+		const session = this.host.session();
+		const preparation = prepareCompaction(
+			session.getBranch(),
+			{ options, settings: this.host.settings() },
+			{ allowSmallRegion: urgency === "load_bearing" },
+		);
+		if (!preparation) return Promise.reject(new Error(NOTHING_TO_COMPACT));
+		const controller = new AbortController();
+		const done = this.run(reason, urgency, willRetry, model, session, preparation, controller.signal);
+		const active = { reason, controller, done };
+		this.active = active;
+		const clear = () => {
+			if (this.active === active) this.active = undefined;
+		};
+		done.then(clear, clear);
+		return done;
+	}
+
+	private async run(
+		reason: CompactionReason,
+		urgency: CompactionUrgency,
+		willRetry: boolean,
+		model: Model,
+		session: Session,
+		preparation: NonNullable<ReturnType<typeof prepareCompaction>>,
+		signal: AbortSignal,
+	): Promise<CompactionResult> {
+		this.host.emit({ type: "compaction_start", reason });
+		try {
+			const { result } = await runCompaction({
+				preparation,
+				urgency,
+				contextWindow: model.contextWindow,
+				wholeContextTokensBefore: this.host.contextTokens(),
+				requestPlanner: this.planner(model, reason),
+				signal,
+			});
+			if (signal.aborted) throw new CompactionCancelledError();
+			const backupPath = session.writeBackup(BACKUP_LABELS[reason]);
+			const applied: CompactionResult = backupPath === undefined ? result : { ...result, backupPath };
+			session.appendCompaction(compactionEntryFields(applied));
+			this.host.applyContext();
+			this.host.emit({ type: "compaction_end", reason, result: applied, aborted: false, willRetry });
+			return applied;
+		} catch (error) {
+			const aborted = error instanceof CompactionCancelledError || signal.aborted;
+			const message = aborted ? COMPACTION_CANCELLED : error instanceof Error ? error.message : String(error);
+			const end: AgentSessionEvent = { type: "compaction_end", reason, result: null, aborted, willRetry: false };
+			if (!aborted) end.errorMessage = message;
+			if (!aborted && urgency === "load_bearing") end.unresolvedOverflow = true;
+			this.host.emit(end);
+			throw new Error(message, { cause: error });
+		}
+	}
+
+	/** One planner request to the session model, retrying transient failures like chat turns do. */
+	private planner(model: Model, reason: CompactionReason): RequestPlanner {
+		return async (systemPrompt, userText, signal) => {
+			const retry = this.host.retrySettings();
+			let attempt = 0;
+			for (;;) {
+				const reply = await this.requestOnce(model, systemPrompt, userText, signal);
+				const transient =
+					reply.stopReason === "error" && classifyErrorMessage(reply.errorMessage ?? "") === "transient";
+				if (!transient || !retry.enabled || attempt >= retry.maxRetries || signal?.aborted) {
+					if (attempt > 0) this.host.emit({ type: "summarization_retry_finished" });
+					return reply;
+				}
+				attempt++;
+				const delayMs = retry.baseDelayMs * 2 ** (attempt - 1);
+				this.host.emit({
+					type: "summarization_retry_scheduled",
+					attempt,
+					maxAttempts: retry.maxRetries,
+					delayMs,
+					errorMessage: reply.errorMessage ?? "error",
+				});
+				await sleep(delayMs, signal);
+				if (signal?.aborted) throw new CompactionCancelledError();
+				this.host.emit({ type: "summarization_retry_attempt_start", source: "compaction", reason });
+			}
+		};
+	}
+
+	private requestOnce(
+		model: Model,
+		systemPrompt: string,
+		userText: string,
+		signal?: AbortSignal,
+	): Promise<AssistantMessage> {
+		const level = this.host.thinkingLevel();
+		const options: StreamOptions = {
+			...this.host.requestOptions(model),
+			// A fresh id: the planner request shares no cache with the conversation.
+			sessionId: uuidv7(),
+			reasoning: model.reasoning && level !== "off" ? level : undefined,
+		};
+		if (signal) options.signal = signal;
+		return this.host
+			.streamFunction(
+				model,
+				{ systemPrompt, messages: [{ role: "user", content: userText, timestamp: Date.now() }] },
+				options,
+			)
+			.result();
+	}
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal?.aborted) return resolve();
+		const timer = setTimeout(done, ms);
+		function done() {
+			clearTimeout(timer);
+			signal?.removeEventListener("abort", done);
+			resolve();
+		}
+		signal?.addEventListener("abort", done, { once: true });
+	});
+}
