@@ -1,89 +1,33 @@
 import { resolve } from "node:path";
 import { Agent } from "../agent/agent.js";
 import type { QueueMode } from "../agent/message-queue.js";
-import { type AgentMessage, messageText } from "../agent/messages.js";
-import type { RetryPolicy } from "../agent/retry.js";
-import type { AgentEvent, AgentTool, StreamFunction } from "../agent/types.js";
+import type { AgentMessage } from "../agent/messages.js";
+import type { AgentEvent } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
-import type { AssistantMessage, ImageContent, Model, StreamOptions, ThinkingLevel, UserMessage } from "../llm/types.js";
-import { type CommandInfo, expandInput, listCommands } from "../resources/commands.js";
-import type { LoadedResources } from "../resources/load-resources.js";
-import type { SettingsStore } from "../resources/settings.js";
-import type { Skill } from "../resources/skills.js";
+import type { ImageContent, Model, StreamOptions, ThinkingLevel, UserMessage } from "../llm/types.js";
+import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
+import type { AgentSessionOptions, PromptOptions, SessionState, StreamingBehavior } from "./agent-session-types.js";
 import { AutoCompaction } from "./auto-compaction.js";
-import { BashRequests, type BashResult, bashExecutionMessage } from "./bash-requests.js";
+import type { BashResult } from "./bash-requests.js";
 import { CompactionControl } from "./compaction-control.js";
+import { DirectBash, type DirectBashOptions } from "./direct-bash.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
-import { type CycleResult, type ModelControl, publicModel } from "./model-control.js";
+import { placeholderModel, userMessage } from "./messages.js";
+import { type CycleResult, publicModel } from "./model-control.js";
+import { ModelSync } from "./model-sync.js";
+import { ResourceState } from "./resource-state.js";
+import { entriesOf, lastAssistantText, statsOf, treeOf } from "./session-queries.js";
 import { SessionSlot } from "./session-slot.js";
-import { estimateContextTokens, estimateTokens, type SessionStats, sessionStats } from "./stats.js";
+import { estimateContextTokens, estimateTokens, type SessionStats } from "./stats.js";
 
+export * from "./agent-session-types.js";
 export const BUSY_PROMPT_MESSAGE =
 	"Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
 export const NO_MODEL_MESSAGE =
 	"No model selected. Use set_model, --model, or configure a provider (see --list-models).";
-
-export type StreamingBehavior = "steer" | "followUp";
-
-export interface PromptOptions {
-	images?: ImageContent[];
-	/** Required while the agent is streaming: queue as steering or as a follow-up. */
-	streamingBehavior?: StreamingBehavior;
-	/**
-	 * Called once, synchronously, when the prompt is accepted (queued, or about to run) and before
-	 * any event of its run. A prompt that is rejected throws instead and never calls it.
-	 */
-	onAccepted?(): void;
-}
-
-/** Creates and opens sessions for replacements (new, switch, fork, clone). */
-export interface SessionFactory {
-	create(options: { cwd: string; parentSession?: string }): Session;
-	open(path: string): Session;
-}
-
-export interface AgentSessionOptions {
-	cwd: string;
-	registry: ModelRegistry;
-	settings: SettingsStore;
-	models: ModelControl;
-	session: Session;
-	sessionFactory: SessionFactory;
-	tools: (cwd: string) => AgentTool[];
-	systemPrompt: (cwd: string, tools: AgentTool[], skills: Skill[]) => string;
-	/** Skills and prompt templates of a working directory (loaded in the background). */
-	loadResources: (cwd: string) => Promise<LoadedResources>;
-	streamFunction: StreamFunction;
-	retry: RetryPolicy;
-	steeringMode?: QueueMode;
-	followUpMode?: QueueMode;
-	autoCompaction?: boolean;
-	shellPath?: string;
-	/** Where truncated bash outputs are written in full. */
-	spillDir?: string;
-	thinkingBudgets?: Partial<Record<ThinkingLevel, number>>;
-	streamIdleTimeoutMs?: number;
-	/** Whether model and thinking choices are saved as the user's defaults. */
-	persistDefaults?: boolean;
-}
-
-export interface SessionState {
-	model: Omit<Model, "headers"> | null;
-	thinkingLevel: ThinkingLevel;
-	isStreaming: boolean;
-	isCompacting: boolean;
-	steeringMode: QueueMode;
-	followUpMode: QueueMode;
-	sessionFile?: string;
-	sessionId: string;
-	sessionName?: string;
-	autoCompactionEnabled: boolean;
-	messageCount: number;
-	pendingMessageCount: number;
-}
 
 /**
  * The SDK face of Atomic: one conversation with a model, tools and a session file. It composes
@@ -92,8 +36,9 @@ export interface SessionState {
  */
 export class AgentSession {
 	readonly agent: Agent;
-	readonly bash = new BashRequests();
+	readonly bash: DirectBash;
 	readonly compaction: CompactionControl;
+	private readonly modelSync: ModelSync;
 	private readonly autoCompactor: AutoCompaction;
 	/** True after a compaction until a reply reports fresh usage: the context size is unknown. */
 	private contextUnknown = false;
@@ -103,7 +48,7 @@ export class AgentSession {
 	private lifecycle = 0;
 	private autoCompactionEnabled: boolean;
 	private disposed = false;
-	private resources: Promise<LoadedResources>;
+	private readonly resources: ResourceState;
 
 	constructor(private readonly options: AgentSessionOptions) {
 		this.cwdValue = options.cwd;
@@ -126,7 +71,38 @@ export class AgentSession {
 			retry: options.retry,
 		});
 		this.agent.subscribe((event) => this.onAgentEvent(event));
-		this.resources = this.startLoadingResources();
+		this.modelSync = new ModelSync({
+			models: options.models,
+			config: this.agent.config,
+			slot: () => this.slot,
+			record: (write) => this.record(write),
+			settings: options.settings,
+			persistDefaults: options.persistDefaults ?? false,
+		});
+		this.bash = new DirectBash(
+			{
+				current: () => this.slot,
+				isStreaming: () => this.isStreaming,
+				cwd: () => this.cwdValue,
+				record: (slot, message) => {
+					this.record(() => slot.session.appendMessage(message));
+					if (slot === this.slot) this.agent.messages.push(message);
+				},
+			},
+			{ shellPath: options.shellPath, spillDir: options.spillDir },
+		);
+		this.resources = new ResourceState(
+			options.loadResources,
+			(resources, cwd) => {
+				for (const diagnostic of resources.diagnostics)
+					process.stderr.write(`${diagnostic.path}: ${diagnostic.message}\n`);
+				if (this.cwdValue === cwd) {
+					this.agent.config.systemPrompt = this.options.systemPrompt(cwd, this.agent.config.tools, resources.skills);
+				}
+			},
+			(message) => this.warn(message),
+		);
+		this.resources.reload(this.cwdValue);
 		this.compaction = new CompactionControl({
 			session: () => this.slot.session,
 			model: () => this.model,
@@ -217,7 +193,7 @@ export class AgentSession {
 	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		const blocked = this.options.models.blockedReason;
 		if (blocked) throw new Error(blocked);
-		const expanded = await this.expand(text);
+		const expanded = await this.resources.expand(text);
 		// From here on nothing awaits before acceptance, so two prompts cannot both start a run.
 		const message = userMessage(expanded, options.images);
 		if (this.isStreaming) {
@@ -231,8 +207,8 @@ export class AgentSession {
 		this.options.registry.requestAuth(model);
 		this.lifecycle++;
 		try {
-			this.flushPendingBash();
-			this.applyModel();
+			this.bash.flushPending();
+			this.modelSync.apply();
 			options.onAccepted?.();
 			await this.agent.prompt(message);
 			await this.autoCompactor.settle();
@@ -244,44 +220,19 @@ export class AgentSession {
 
 	/** Queues a steering message (delivered after the current turn's tools, before the next call). */
 	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		const expanded = await this.expand(text);
+		const expanded = await this.resources.expand(text);
 		this.queue("steer", userMessage(expanded, images), expanded);
 	}
 
 	/** Queues a follow-up (delivered when the agent would otherwise stop). */
 	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		const expanded = await this.expand(text);
+		const expanded = await this.resources.expand(text);
 		this.queue("followUp", userMessage(expanded, images), expanded);
 	}
 
 	/** Prompt templates and skills usable as `/name`, in get_commands order. */
-	async getCommands(): Promise<CommandInfo[]> {
-		const { templates, skills } = await this.resources;
-		return listCommands({ extensionCommands: [], templates, skills });
-	}
-
-	/** Expands `/skill:name` and `/template` input. */
-	private async expand(text: string): Promise<string> {
-		if (!text.startsWith("/")) return text;
-		return expandInput(text, await this.resources);
-	}
-
-	private startLoadingResources(): Promise<LoadedResources> {
-		const cwd = this.cwdValue;
-		const loading = this.options.loadResources(cwd).catch((error: unknown): LoadedResources => {
-			this.warn(
-				`Skills and prompt templates could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
-			);
-			return { skills: [], templates: [], diagnostics: [] };
-		});
-		return loading.then((resources) => {
-			for (const diagnostic of resources.diagnostics)
-				process.stderr.write(`${diagnostic.path}: ${diagnostic.message}\n`);
-			if (this.cwdValue === cwd) {
-				this.agent.config.systemPrompt = this.options.systemPrompt(cwd, this.agent.config.tools, resources.skills);
-			}
-			return resources;
-		});
+	getCommands(): Promise<CommandInfo[]> {
+		return this.resources.commands();
 	}
 
 	private queue(behavior: StreamingBehavior, message: UserMessage, text: string): void {
@@ -343,30 +294,19 @@ export class AgentSession {
 	}
 
 	setModel(provider: string, modelId: string): Model {
-		const before = this.model;
-		const model = this.options.models.setModel(provider, modelId);
-		this.afterModelChange(before);
-		return model;
+		return this.modelSync.setModel(provider, modelId);
 	}
 
 	cycleModel(direction?: "forward" | "backward"): CycleResult | undefined {
-		const before = this.model;
-		const result = this.options.models.cycle(direction);
-		if (result) this.afterModelChange(before);
-		return result;
+		return this.modelSync.cycleModel(direction);
 	}
 
 	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
-		const before = this.thinkingLevel;
-		const applied = this.options.models.setThinkingLevel(level);
-		if (applied !== before) this.recordThinkingLevel();
-		return applied;
+		return this.modelSync.setThinkingLevel(level);
 	}
 
 	cycleThinkingLevel(): ThinkingLevel | undefined {
-		const level = this.options.models.cycleThinkingLevel();
-		if (level !== undefined) this.recordThinkingLevel();
-		return level;
+		return this.modelSync.cycleThinkingLevel();
 	}
 
 	availableThinkingLevels(): ThinkingLevel[] {
@@ -379,95 +319,28 @@ export class AgentSession {
 		return { authStatus: this.options.registry.authStatus(provider), models: this.availableModels() };
 	}
 
-	private afterModelChange(before: Model | undefined): void {
-		const model = this.model;
-		if (!model) return;
-		this.applyModel();
-		const changed = !before || before.provider !== model.provider || before.id !== model.id;
-		if (changed) this.record(() => this.slot.session.appendModelChange(model.provider, model.id));
-		this.recordThinkingLevel();
-		if (this.options.persistDefaults) {
-			this.options.settings.update({
-				defaultProvider: model.provider,
-				defaultModel: model.id,
-				defaultThinkingLevel: this.thinkingLevel,
-			});
-		}
-	}
-
-	private recordThinkingLevel(): void {
-		const level = this.thinkingLevel;
-		const slot = this.slot;
-		if (slot.thinkingLevel !== level) {
-			this.record(() => slot.session.appendThinkingLevelChange(level));
-			slot.thinkingLevel = level;
-		}
-		this.agent.config.thinkingLevel = level;
-		if (this.options.persistDefaults) this.options.settings.update({ defaultThinkingLevel: level });
-	}
-
-	/** Copies the current model and level into the loop's config (takes effect at the next turn). */
-	private applyModel(): void {
-		if (this.model) this.agent.config.model = this.model;
-		this.agent.config.thinkingLevel = this.thinkingLevel;
-	}
-
 	// ---------------------------------------------------------------- bash
 
 	/**
 	 * Runs a command the client asked for directly. The result is recorded once, in the session
 	 * where the command started, as a bash execution message the model sees with the next prompt.
 	 */
-	async executeBash(
-		command: string,
-		options: {
-			requestId?: string | number;
-			excludeFromContext?: boolean;
-			onData?(channel: "stdout" | "stderr", delta: string): void;
-		} = {},
-	): Promise<BashResult> {
-		const slot = this.slot;
-		slot.acquire();
-		try {
-			const result = await this.bash.run(command, {
-				requestId: options.requestId,
-				cwd: this.cwdValue,
-				shellPath: this.options.shellPath,
-				spillDir: this.options.spillDir,
-				onData: options.onData,
-			});
-			const message = bashExecutionMessage(command, result, options.excludeFromContext === true);
-			if (slot === this.slot && this.isStreaming) slot.pendingBash.push(message);
-			else this.recordBash(slot, message);
-			return result;
-		} finally {
-			slot.release();
-		}
+	executeBash(command: string, options: DirectBashOptions = {}): Promise<BashResult> {
+		return this.bash.execute(command, options);
 	}
 
 	abortBash(requestId?: string): void {
 		this.bash.abort(requestId);
 	}
 
-	private recordBash(slot: SessionSlot, message: AgentMessage): void {
-		this.record(() => slot.session.appendMessage(message));
-		if (slot === this.slot) this.agent.messages.push(message);
-	}
-
-	private flushPendingBash(): void {
-		for (const message of this.slot.pendingBash.splice(0)) this.recordBash(this.slot, message);
-	}
-
 	// ---------------------------------------------------------------- session
 
 	getEntries(since?: string): ReturnType<Session["entriesSince"]> {
-		const session = this.slot.session;
-		if (since !== undefined) return session.entriesSince(since);
-		return { entries: [...session.entries()], leafId: session.leafId };
+		return entriesOf(this.slot.session, since);
 	}
 
 	getTree(): { tree: TreeNode[]; leafId: string | null } {
-		return { tree: this.slot.session.getTree(), leafId: this.slot.session.leafId };
+		return treeOf(this.slot.session);
 	}
 
 	getForkMessages(): { entryId: string; text: string }[] {
@@ -478,30 +351,14 @@ export class AgentSession {
 		this.slot.session.setName(name);
 	}
 
-	/** Text of the last assistant reply, or null when there is none. */
 	getLastAssistantText(): string | null {
-		for (let index = this.agent.messages.length - 1; index >= 0; index--) {
-			const message = this.agent.messages[index] as AgentMessage;
-			if (message.role !== "assistant") continue;
-			const text = messageText(message).trim();
-			if (message.stopReason === "aborted" && !text) continue;
-			return text || null;
-		}
-		return null;
+		return lastAssistantText(this.agent.messages);
 	}
 
 	getSessionStats(): SessionStats {
-		const session = this.slot.session;
-		return sessionStats({
-			sessionFile: session.file,
-			sessionId: session.id,
-			entries: session.entries(),
-			model: this.model,
-			contextTokens: this.contextTokens(),
-		});
+		return statsOf(this.slot.session, this.model, this.contextTokens());
 	}
 
-	/** The current context size estimate (reported usage of the last reply plus later messages). */
 	/** The current context size estimate; null right after a compaction until a reply reports usage. */
 	contextTokens(): number | null {
 		if (this.contextUnknown) return null;
@@ -576,13 +433,13 @@ export class AgentSession {
 		this.disposed = true;
 		this.agent.abort();
 		await Promise.all([this.agent.waitForIdle(), this.bash.drain()]);
-		this.flushPendingBash();
+		this.bash.flushPending();
 		this.slot.retire();
 	}
 
 	private async settleForReplacement(): Promise<void> {
 		if (this.isStreaming) await this.abort();
-		this.flushPendingBash();
+		this.bash.flushPending();
 	}
 
 	private replaceSession(session: Session, reason: "new" | "switch" | "fork" | "clone" | "import"): void {
@@ -598,13 +455,10 @@ export class AgentSession {
 			if (restored) this.options.models.model = restored;
 			this.options.models.setThinkingLevel(context.thinkingLevel);
 		}
-		this.applyModel();
+		this.modelSync.apply();
 		this.agent.messages = context.messages;
-		if (!context.model && this.model) {
-			const model = this.model;
-			this.record(() => session.appendModelChange(model.provider, model.id));
-		}
-		this.recordThinkingLevel();
+		if (!context.model) this.modelSync.recordModel();
+		this.modelSync.recordThinkingLevel();
 		void this.hub.emit({ type: "session_changed", reason, sessionId: session.id, sessionFile: session.file });
 	}
 
@@ -613,7 +467,7 @@ export class AgentSession {
 		const tools = this.options.tools(cwd);
 		this.agent.config.tools = tools;
 		this.agent.config.systemPrompt = this.options.systemPrompt(cwd, tools, []);
-		this.resources = this.startLoadingResources();
+		this.resources.reload(cwd);
 	}
 
 	// ---------------------------------------------------------------- persistence
@@ -643,26 +497,3 @@ export class AgentSession {
 		void this.hub.emit({ type: "warning", message });
 	}
 }
-
-function userMessage(text: string, images: ImageContent[] | undefined): UserMessage {
-	if (!images?.length) return { role: "user", content: [{ type: "text", text }], timestamp: Date.now() };
-	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
-}
-
-/** Stands in for the loop's model while none is selected; prompts are refused before it is used. */
-function placeholderModel(): Model {
-	return {
-		id: "none",
-		name: "No model",
-		api: "anthropic-messages",
-		provider: "none",
-		baseUrl: "",
-		reasoning: false,
-		input: ["text"],
-		contextWindow: 0,
-		maxTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	};
-}
-
-export type { AssistantMessage };

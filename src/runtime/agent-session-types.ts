@@ -1,0 +1,69 @@
+import type { QueueMode } from "../agent/message-queue.js";
+import type { RetryPolicy } from "../agent/retry.js";
+import type { AgentTool, StreamFunction } from "../agent/types.js";
+import type { ModelRegistry } from "../llm/model-registry.js";
+import type { ImageContent, Model, ThinkingLevel } from "../llm/types.js";
+import type { LoadedResources } from "../resources/load-resources.js";
+import type { SettingsStore } from "../resources/settings.js";
+import type { Skill } from "../resources/skills.js";
+import type { Session } from "../session/session.js";
+import type { ModelControl } from "./model-control.js";
+
+export type StreamingBehavior = "steer" | "followUp";
+
+export interface PromptOptions {
+	images?: ImageContent[];
+	/** Required while the agent is streaming: queue as steering or as a follow-up. */
+	streamingBehavior?: StreamingBehavior;
+	/**
+	 * Called once, synchronously, when the prompt is accepted (queued, or about to run) and before
+	 * any event of its run. A prompt that is rejected throws instead and never calls it.
+	 */
+	onAccepted?(): void;
+}
+
+/** Creates and opens sessions for replacements (new, switch, fork, clone). */
+export interface SessionFactory {
+	create(options: { cwd: string; parentSession?: string }): Session;
+	open(path: string): Session;
+}
+
+export interface AgentSessionOptions {
+	cwd: string;
+	registry: ModelRegistry;
+	settings: SettingsStore;
+	models: ModelControl;
+	session: Session;
+	sessionFactory: SessionFactory;
+	tools: (cwd: string) => AgentTool[];
+	systemPrompt: (cwd: string, tools: AgentTool[], skills: Skill[]) => string;
+	/** Skills and prompt templates of a working directory (loaded in the background). */
+	loadResources: (cwd: string) => Promise<LoadedResources>;
+	streamFunction: StreamFunction;
+	retry: RetryPolicy;
+	steeringMode?: QueueMode;
+	followUpMode?: QueueMode;
+	autoCompaction?: boolean;
+	shellPath?: string;
+	/** Where truncated bash outputs are written in full. */
+	spillDir?: string;
+	thinkingBudgets?: Partial<Record<ThinkingLevel, number>>;
+	streamIdleTimeoutMs?: number;
+	/** Whether model and thinking choices are saved as the user's defaults. */
+	persistDefaults?: boolean;
+}
+
+export interface SessionState {
+	model: Omit<Model, "headers"> | null;
+	thinkingLevel: ThinkingLevel;
+	isStreaming: boolean;
+	isCompacting: boolean;
+	steeringMode: QueueMode;
+	followUpMode: QueueMode;
+	sessionFile?: string;
+	sessionId: string;
+	sessionName?: string;
+	autoCompactionEnabled: boolean;
+	messageCount: number;
+	pendingMessageCount: number;
+}

@@ -1,0 +1,52 @@
+import { type CommandInfo, type ExtensionCommandInfo, expandInput, listCommands } from "../resources/commands.js";
+import type { LoadedResources } from "../resources/load-resources.js";
+
+const NONE: LoadedResources = { skills: [], templates: [], diagnostics: [] };
+
+/**
+ * The skills and prompt templates of the working directory, loaded in the background so that
+ * start-up does not wait for them; whatever needs them (input expansion, get_commands, the
+ * skills listing of the system prompt) awaits the load.
+ */
+export class ResourceState {
+	private loading: Promise<LoadedResources> = Promise.resolve(NONE);
+
+	constructor(
+		private readonly load: (cwd: string) => Promise<LoadedResources>,
+		/** Called once per load with what was found (not called for a load superseded by a newer one). */
+		private readonly onLoaded: (resources: LoadedResources, cwd: string) => void,
+		private readonly warn: (message: string) => void,
+	) {}
+
+	/** Starts loading the resources of `cwd`; earlier loads are superseded. */
+	reload(cwd: string): void {
+		const loading = this.load(cwd)
+			.catch((error: unknown): LoadedResources => {
+				this.warn(
+					`Skills and prompt templates could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+				);
+				return NONE;
+			})
+			.then((resources) => {
+				if (this.loading === loading) this.onLoaded(resources, cwd);
+				return resources;
+			});
+		this.loading = loading;
+	}
+
+	get current(): Promise<LoadedResources> {
+		return this.loading;
+	}
+
+	/** Expands `/skill:name` and `/template` input; other text is returned as is. */
+	async expand(text: string): Promise<string> {
+		if (!text.startsWith("/")) return text;
+		return expandInput(text, await this.loading);
+	}
+
+	/** Commands usable as `/name`: extension commands, then templates, then skills. */
+	async commands(extensionCommands: ExtensionCommandInfo[] = []): Promise<CommandInfo[]> {
+		const { templates, skills } = await this.loading;
+		return listCommands({ extensionCommands, templates, skills });
+	}
+}
