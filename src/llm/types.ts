@@ -188,6 +188,8 @@ export interface StreamOptions {
 	thinkingBudgets?: Partial<Record<ThinkingLevel, number>>;
 	/** A stable id the provider may use for cache affinity. */
 	sessionId?: string;
+	/** "none": ask the provider not to cache this request's prompt (one-off requests). Default: cache. */
+	cacheRetention?: "default" | "none";
 	/** Abort the request when no bytes arrive for this long (ms). Absent means no idle limit. */
 	idleTimeoutMs?: number;
 }

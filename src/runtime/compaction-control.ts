@@ -68,15 +68,29 @@ export class CompactionControl {
 	/**
 	 * Compacts now. Manual and threshold compactions are "recoverable" (a failed plan is an
 	 * error, nothing written); overflow recovery is load-bearing (a failed plan falls back to
-	 * dropping the region). Joins a compaction already running. Throws NOTHING_TO_COMPACT before
-	 * any event when the conversation is too small (unless load-bearing).
+	 * dropping the region). A manual compaction takes over from a running automatic one (which is
+	 * cancelled); otherwise a call joins the compaction already running. Throws NOTHING_TO_COMPACT
+	 * before any event when the conversation is too small (unless load-bearing).
 	 */
-	compact(
+	async compact(
 		reason: CompactionReason,
 		options: CompactionParameterInput = {},
 		willRetry = false,
 	): Promise<CompactionResult> {
-		if (this.active) return this.active.done;
+		const running = this.active;
+		if (running) {
+			if (reason !== "manual" || running.reason === "manual") return running.done;
+			running.controller.abort();
+			await running.done.catch(() => undefined);
+		}
+		return this.start(reason, options, willRetry);
+	}
+
+	private start(
+		reason: CompactionReason,
+		options: CompactionParameterInput,
+		willRetry: boolean,
+	): Promise<CompactionResult> {
 		const model = this.host.model();
 		if (!model) return Promise.reject(new Error("No model selected: compaction needs the session model."));
 		const urgency: CompactionUrgency = reason === "overflow" ? "load_bearing" : "recoverable";
@@ -175,6 +189,7 @@ export class CompactionControl {
 			...this.host.requestOptions(model),
 			// A fresh id: the planner request shares no cache with the conversation.
 			sessionId: uuidv7(),
+			cacheRetention: "none",
 			reasoning: model.reasoning && level !== "off" ? level : undefined,
 		};
 		if (signal) options.signal = signal;

@@ -22,7 +22,8 @@ export function normalizeAnthropicToolCallId(id: string): string {
  * Consecutive tool results become one user message of `tool_result` blocks, and the last block of
  * the last user message carries a cache breakpoint so the conversation prefix is cached.
  */
-export function convertMessages(messages: readonly Message[]): MessageParam[] {
+/** `cache: false` leaves out the prompt-caching marker (one-off requests such as compaction planning). */
+export function convertMessages(messages: readonly Message[], options: { cache?: boolean } = {}): MessageParam[] {
 	const params: MessageParam[] = [];
 	for (let index = 0; index < messages.length; index++) {
 		const message = messages[index] as Message;
@@ -41,7 +42,7 @@ export function convertMessages(messages: readonly Message[]): MessageParam[] {
 			params.push({ role: "user", content: results });
 		}
 	}
-	markLastUserBlockForCaching(params);
+	if (options.cache !== false) markLastUserBlockForCaching(params);
 	return params;
 }
 

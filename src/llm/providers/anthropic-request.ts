@@ -43,11 +43,14 @@ export function buildAnthropicRequest(model: Model, context: Context, options: S
 	const request: AnthropicRequest = {
 		model: model.id,
 		max_tokens: plan.maxTokens,
-		messages: convertMessages(prepared),
+		messages: convertMessages(prepared, { cache: options.cacheRetention !== "none" }),
 		stream: true,
 	};
 	if (context.systemPrompt?.trim()) {
-		request.system = [{ type: "text", text: context.systemPrompt, cache_control: { type: "ephemeral" } }];
+		request.system =
+			options.cacheRetention === "none"
+				? [{ type: "text", text: context.systemPrompt }]
+				: [{ type: "text", text: context.systemPrompt, cache_control: { type: "ephemeral" } }];
 	}
 	if (context.tools && context.tools.length > 0) request.tools = context.tools.map(convertTool);
 	if (plan.thinking) request.thinking = plan.thinking;

@@ -42,7 +42,7 @@ export function buildCompletionsRequest(model: Model, context: Context, options:
 	if (options.temperature !== undefined) request.temperature = options.temperature;
 	if (context.tools?.length) request.tools = context.tools.map(convertTool);
 	if (compat.supportsStore ?? isOpenAI) request.store = false;
-	if (isOpenAI && options.sessionId) request.prompt_cache_key = options.sessionId;
+	if (isOpenAI && options.sessionId && options.cacheRetention !== "none") request.prompt_cache_key = options.sessionId;
 	if (model.reasoning) applyReasoning(model, options, request);
 	return request;
 }

@@ -32,7 +32,7 @@ export function buildResponsesRequest(
 	if (options.maxTokens !== undefined) request.max_output_tokens = options.maxTokens;
 	if (options.temperature !== undefined) request.temperature = options.temperature;
 	if (context.tools?.length) request.tools = context.tools.map(convertTool);
-	if (isOpenAI && options.sessionId) request.prompt_cache_key = options.sessionId;
+	if (isOpenAI && options.sessionId && options.cacheRetention !== "none") request.prompt_cache_key = options.sessionId;
 	if (model.reasoning) {
 		const level = options.reasoning ?? "off";
 		// The SDK's type lists OpenAI's efforts; a model's map may name values other servers accept.
