@@ -408,10 +408,13 @@ export class AgentSession {
 
 	/**
 	 * Writes the session as one self-contained HTML file (default: `atomic-session-<id>.html` in the
-	 * cwd). In-memory sessions export too: everything is in memory anyway.
+	 * cwd). In-memory sessions export too, to an explicit outputPath.
 	 */
 	async exportHtml(outputPath?: string): Promise<string> {
 		const session = this.slot.session;
+		// Without a session file there is no natural place for the export: ask for one.
+		if (!session.file && outputPath === undefined)
+			throw new Error("Cannot export in-memory session to HTML without an outputPath");
 		if (session.entries().length === 0) throw new Error("Nothing to export yet - start a conversation first");
 		const { exportSessionHtml } = await import("../export/index.js");
 		const target = resolve(this.cwdValue, outputPath ?? `atomic-session-${session.id}.html`);
