@@ -7,8 +7,16 @@ import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
-export { createBashTool, createEditTool, createFindTool, createGrepTool, createLsTool, createReadTool, createWriteTool };
 export { killAllShells, liveShellCount, runShell, type ShellRunOptions, type ShellRunResult } from "./shell.js";
+export {
+	createBashTool,
+	createEditTool,
+	createFindTool,
+	createGrepTool,
+	createLsTool,
+	createReadTool,
+	createWriteTool,
+};
 
 /** The built-in tools, in the order the system prompt lists them. */
 export const BUILT_IN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
@@ -23,7 +31,10 @@ export interface BuiltInToolOptions {
 }
 
 /** Creates the named built-in tools (all of them by default). Unknown names throw. */
-export function createBuiltInTools(options: BuiltInToolOptions, names: readonly string[] = BUILT_IN_TOOL_NAMES): AgentTool[] {
+export function createBuiltInTools(
+	options: BuiltInToolOptions,
+	names: readonly string[] = BUILT_IN_TOOL_NAMES,
+): AgentTool[] {
 	return names.map((name): AgentTool => {
 		switch (name) {
 			case "read":
