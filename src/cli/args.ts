@@ -17,6 +17,15 @@ export interface CliArgs {
 	session?: string;
 	continueSession: boolean;
 	name?: string;
+	extensions: string[];
+	noExtensions: boolean;
+	skills: string[];
+	noSkills: boolean;
+	noPromptTemplates: boolean;
+	noContextFiles: boolean;
+	/** Built-in tools to enable; undefined: all. */
+	tools?: string[];
+	appendSystemPrompt?: string;
 }
 
 interface FlagSpec {
@@ -125,6 +134,76 @@ export const FLAGS: FlagSpec[] = [
 		},
 	},
 	{
+		names: ["--extension", "-e"],
+		value: "PATH",
+		help: "load an extension (a .ts or .js file, or a directory with index.ts); repeatable",
+		apply(args, value) {
+			if (value) args.extensions.push(value);
+		},
+	},
+	{
+		names: ["--no-extensions", "-ne"],
+		help: "do not discover extensions in the agent dir and .atomic/extensions (-e still loads)",
+		apply(args) {
+			args.noExtensions = true;
+		},
+	},
+	{
+		names: ["--skill"],
+		value: "PATH",
+		help: "load a skill (a SKILL.md file or its directory); repeatable",
+		apply(args, value) {
+			if (value) args.skills.push(value);
+		},
+	},
+	{
+		names: ["--no-skills"],
+		help: "do not discover skills (--skill still loads)",
+		apply(args) {
+			args.noSkills = true;
+		},
+	},
+	{
+		names: ["--no-prompt-templates"],
+		help: "do not discover prompt templates",
+		apply(args) {
+			args.noPromptTemplates = true;
+		},
+	},
+	{
+		names: ["--no-context-files"],
+		help: "leave AGENTS.md / CLAUDE.md files out of the system prompt",
+		apply(args) {
+			args.noContextFiles = true;
+		},
+	},
+	{
+		names: ["--tools"],
+		value: "LIST",
+		help: "built-in tools to enable, comma-separated (read,bash,edit,write,grep,find,ls)",
+		apply(args, value) {
+			args.tools = (value ?? "")
+				.split(",")
+				.map((name) => name.trim())
+				.filter(Boolean);
+		},
+	},
+	{
+		names: ["--no-tools"],
+		help: "enable no built-in tools",
+		apply(args) {
+			args.tools = [];
+		},
+	},
+	{
+		names: ["--append-system-prompt"],
+		value: "TEXT",
+		help: "text appended to the system prompt",
+		apply(args, value) {
+			args.appendSystemPrompt = value;
+		},
+	},
+	{
 		names: ["--version", "-v"],
 		help: "print the version and exit",
 		apply(args) {
@@ -153,6 +232,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		listModels: false,
 		noSession: false,
 		continueSession: false,
+		extensions: [],
+		noExtensions: false,
+		skills: [],
+		noSkills: false,
+		noPromptTemplates: false,
+		noContextFiles: false,
 	};
 	for (let index = 0; index < argv.length; index++) {
 		const token = argv[index] as string;

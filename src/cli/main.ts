@@ -2,14 +2,25 @@ import { agentDir } from "../llm/config-paths.js";
 import { ModelRegistry } from "../llm/model-registry.js";
 import { runRpcMode } from "../rpc/rpc-mode.js";
 import { type CreateAgentSessionOptions, createAgentSession } from "../runtime/create-agent-session.js";
+import type { ExtensionSetup } from "../runtime/extension-bridge.js";
 import { type CliArgs, helpText, parseArgs } from "./args.js";
 import { listModels } from "./list-models.js";
 import { runPrintMode } from "./print-mode.js";
 
 declare const __ATOMIC_VERSION__: string;
 
-function sessionOptions(args: CliArgs): CreateAgentSessionOptions {
+/** The mode-dependent part of the extension setup. */
+type ExtensionOptions = Omit<ExtensionSetup, "paths" | "discover" | "agentDir">;
+
+function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgentSessionOptions {
 	return {
+		extensions: { paths: args.extensions, discover: !args.noExtensions, ...extensions },
+		skillPaths: args.skills,
+		skills: !args.noSkills,
+		promptTemplates: !args.noPromptTemplates,
+		noContextFiles: args.noContextFiles,
+		tools: args.tools,
+		appendSystemPrompt: args.appendSystemPrompt,
 		model: args.model,
 		provider: args.provider,
 		thinking: args.thinking,
@@ -22,8 +33,8 @@ function sessionOptions(args: CliArgs): CreateAgentSessionOptions {
 	};
 }
 
-function create(args: CliArgs) {
-	const { session, warnings } = createAgentSession(sessionOptions(args));
+function create(args: CliArgs, extensions: ExtensionOptions) {
+	const { session, warnings } = createAgentSession(sessionOptions(args, extensions));
 	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
 	return session;
 }
@@ -44,11 +55,18 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(`${listModels(registry, args.listModelsSearch)}\n`);
 		return 0;
 	}
-	if (args.mode === "rpc") return runRpcMode({ version: __ATOMIC_VERSION__, createSession: () => create(args) });
+	if (args.mode === "rpc") {
+		return runRpcMode({
+			version: __ATOMIC_VERSION__,
+			createSession: ({ ui, requestShutdown }) =>
+				create(args, { mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown }),
+		});
+	}
 	if (args.print || args.messages.length > 0) {
 		const prompt = args.messages.join(" ").trim();
 		if (!prompt) throw new Error('No prompt given: atomic -p "your prompt"');
-		return runPrintMode(create(args), prompt, args.mode === "json" ? "json" : "text");
+		const mode = args.mode === "json" ? "json" : "print";
+		return runPrintMode(create(args, { mode }), prompt, mode === "json" ? "json" : "text");
 	}
 	process.stderr.write(`${helpText(__ATOMIC_VERSION__)}\n`);
 	return 1;

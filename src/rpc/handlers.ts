@@ -113,7 +113,8 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 				);
 			},
 		}),
-	abort_bash: (command, { session }) => session.abortBash(command.requestId),
+	abort_bash: (command, { session }) =>
+		session.abortBash(command.requestId === undefined ? undefined : String(command.requestId)),
 	get_session_stats: (_command, { session }) => session.getSessionStats(),
 	export_html: async (command, { session }) => ({ path: await session.exportHtml(command.outputPath) }),
 	switch_session: (command, { session }) => session.switchSession(command.sessionPath),

@@ -1,5 +1,6 @@
 import type { AgentSession } from "../runtime/agent-session.js";
 import { killAllShells } from "../tools/shell.js";
+import { RpcExtensionUi } from "./extension-ui.js";
 import { LineSplitter, type RecordText } from "./framing.js";
 import { type OutputStream, OutputWriter } from "./output.js";
 import { COMMANDS } from "./protocol/commands.js";
@@ -12,8 +13,11 @@ const SHUTDOWN_GRACE_MS = 5000;
 
 export interface RpcModeOptions {
 	version: string;
-	/** Builds the session; may throw (bad --model): the error goes to stderr and the exit code is 1. */
-	createSession(): AgentSession;
+	/**
+	 * Builds the session; may throw (bad --model): the error goes to stderr and the exit code is 1.
+	 * `ui` is the dialog bridge for extensions; `requestShutdown` is what `ctx.shutdown()` calls.
+	 */
+	createSession(rpc: { ui: RpcExtensionUi; requestShutdown(): void }): AgentSession;
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
 }
@@ -87,8 +91,15 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			});
 		}
 
+		let shutdownRequested = false;
+		const ui = new RpcExtensionUi((record) => void writer.write(record));
 		try {
-			session = options.createSession();
+			session = options.createSession({
+				ui,
+				requestShutdown: () => {
+					shutdownRequested = true;
+				},
+			});
 		} catch (error) {
 			process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
 			resolveExit(1);
@@ -101,7 +112,10 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			pid: process.pid,
 			capabilities: Object.keys(COMMANDS),
 		});
-		server = new RpcServer(session, writer);
+		// An extension's ctx.shutdown() takes effect after the next command's response.
+		server = new RpcServer(session, writer, ui, () => {
+			if (shutdownRequested) void shutdown(0);
+		});
 		for (const record of early.splice(0)) server.handleRecord(record);
 	});
 }

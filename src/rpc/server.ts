@@ -1,39 +1,28 @@
 import type { AgentSession } from "../runtime/agent-session.js";
+import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
 import { handleCommand } from "./handlers.js";
+import { Lanes } from "./lanes.js";
 import type { OutputWriter } from "./output.js";
-import type { Command, CommandType } from "./protocol/commands.js";
+import type { Command } from "./protocol/commands.js";
 import { parseInput } from "./protocol/validate.js";
 import { wireEvent } from "./wire-events.js";
-
-/**
- * Commands answered at once even while an earlier command is still running (a prompt being
- * accepted, a session switch): control and cheap reads. Everything else waits its turn, FIFO.
- */
-const IMMEDIATE: ReadonlySet<CommandType> = new Set<CommandType>([
-	"abort",
-	"abort_bash",
-	"abort_retry",
-	"abort_compaction",
-	"bash",
-	"steer",
-	"follow_up",
-	"get_state",
-	"clear_queue",
-]);
 
 /**
  * The RPC dispatcher: validates each input record, runs it on its lane, writes exactly one
  * response per command, and forwards the session's events. Never throws on input.
  */
 export class RpcServer {
-	private ordered: Promise<void> = Promise.resolve();
+	private readonly lanes = new Lanes((command) => this.run(command));
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly unsubscribe: () => void;
 
 	constructor(
 		private readonly session: AgentSession,
 		private readonly writer: OutputWriter,
+		private readonly ui?: RpcExtensionUi,
+		/** Called after each command's response was written. */
+		private readonly afterResponse: () => void = () => undefined,
 	) {
 		this.unsubscribe = session.subscribe((event) => this.writer.write(wireEvent(event)));
 	}
@@ -45,14 +34,12 @@ export class RpcServer {
 			this.writer.write(input.response);
 			return;
 		}
-		if (input.kind === "ui_response") return; // no extension dialogs are open without extensions
-		const command = input.command;
-		if (IMMEDIATE.has(command.type)) this.track(this.run(command));
-		else {
-			const next = this.ordered.then(() => this.run(command));
-			this.ordered = next;
-			this.track(next);
+		if (input.kind === "ui_response") {
+			// A dialog answer gets no response; an unknown id is ignored.
+			this.ui?.handleResponse(input.response);
+			return;
 		}
+		this.track(this.lanes.schedule(input.command));
 	}
 
 	/** Resolves once every command received so far has been answered. */
@@ -72,6 +59,7 @@ export class RpcServer {
 			},
 		});
 		if (response) await this.writer.write(response);
+		this.afterResponse();
 	}
 
 	private track(work: Promise<void>): void {

@@ -7,6 +7,7 @@ import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
 import type { Skill } from "../resources/skills.js";
 import type { Session } from "../session/session.js";
+import type { ExtensionSetup } from "./extension-bridge.js";
 import type { ModelControl } from "./model-control.js";
 
 export type StreamingBehavior = "steer" | "followUp";
@@ -51,6 +52,8 @@ export interface AgentSessionOptions {
 	streamIdleTimeoutMs?: number;
 	/** Whether model and thinking choices are saved as the user's defaults. */
 	persistDefaults?: boolean;
+	/** Extensions to load; absent: none. */
+	extensions?: ExtensionSetup;
 }
 
 export interface SessionState {

@@ -2,32 +2,36 @@ import { resolve } from "node:path";
 import { Agent } from "../agent/agent.js";
 import type { QueueMode } from "../agent/message-queue.js";
 import type { AgentMessage } from "../agent/messages.js";
-import type { AgentEvent } from "../agent/types.js";
+import type { AgentEvent, AgentTool } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
-import type { ImageContent, Model, StreamOptions, ThinkingLevel, UserMessage } from "../llm/types.js";
+import type { ImageContent, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
-import type { AgentSessionOptions, PromptOptions, SessionState, StreamingBehavior } from "./agent-session-types.js";
+import type { AgentSessionOptions, PromptOptions, SessionState } from "./agent-session-types.js";
 import { AutoCompaction } from "./auto-compaction.js";
 import type { BashResult } from "./bash-requests.js";
 import { CompactionControl } from "./compaction-control.js";
 import { DirectBash, type DirectBashOptions } from "./direct-bash.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
-import { placeholderModel, userMessage } from "./messages.js";
+import { type BridgeHost, ExtensionBridge } from "./extension-bridge.js";
+import { InputGate, NO_MODEL_MESSAGE } from "./input-gate.js";
+import { placeholderModel } from "./messages.js";
 import { type CycleResult, publicModel } from "./model-control.js";
 import { ModelSync } from "./model-sync.js";
 import { ResourceState } from "./resource-state.js";
-import { entriesOf, lastAssistantText, statsOf, treeOf } from "./session-queries.js";
+import { entriesOf, lastAssistantText, recordedThinkingLevel, statsOf, treeOf } from "./session-queries.js";
 import { SessionSlot } from "./session-slot.js";
 import { estimateContextTokens, estimateTokens, type SessionStats } from "./stats.js";
 
 export * from "./agent-session-types.js";
-export const BUSY_PROMPT_MESSAGE =
-	"Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
-export const NO_MODEL_MESSAGE =
-	"No model selected. Use set_model, --model, or configure a provider (see --list-models).";
+export { BUSY_PROMPT_MESSAGE, NO_MODEL_MESSAGE } from "./input-gate.js";
+
+type Replacement = "new" | "switch" | "fork" | "clone" | "import";
+
+/** The reason extensions see in session_shutdown / session_start for each replacement. */
+const EXTENSION_REASONS = { new: "new", switch: "resume", fork: "fork", clone: "fork", import: "import" } as const;
 
 /**
  * The SDK face of Atomic: one conversation with a model, tools and a session file. It composes
@@ -39,6 +43,8 @@ export class AgentSession {
 	readonly bash: DirectBash;
 	readonly compaction: CompactionControl;
 	private readonly modelSync: ModelSync;
+	readonly extensions: ExtensionBridge;
+	private readonly input: InputGate;
 	private readonly autoCompactor: AutoCompaction;
 	/** True after a compaction until a reply reports fresh usage: the context size is unknown. */
 	private contextUnknown = false;
@@ -53,7 +59,7 @@ export class AgentSession {
 	constructor(private readonly options: AgentSessionOptions) {
 		this.cwdValue = options.cwd;
 		const context = options.session.buildContext();
-		this.slot = new SessionSlot(options.session, context.model ? context.thinkingLevel : undefined);
+		this.slot = new SessionSlot(options.session, recordedThinkingLevel(options.session));
 		this.autoCompactionEnabled = options.autoCompaction ?? true;
 		const tools = options.tools(this.cwdValue);
 		this.agent = new Agent({
@@ -64,6 +70,8 @@ export class AgentSession {
 				tools,
 				streamFunction: options.streamFunction,
 				requestOptions: (model) => this.requestOptions(model),
+				beforeToolCall: (context, signal) => this.extensions.beforeToolCall(context, signal),
+				afterToolCall: (context, signal) => this.extensions.afterToolCall(context, signal),
 			},
 			messages: context.messages,
 			steeringMode: options.steeringMode,
@@ -116,6 +124,24 @@ export class AgentSession {
 			applyContext: () => {
 				this.agent.messages = this.slot.session.buildContext().messages;
 				this.contextUnknown = true;
+			},
+		});
+		this.extensions = new ExtensionBridge(options.extensions, this.extensionHost(), this.cwdValue);
+		this.input = new InputGate({
+			agent: this.agent,
+			resources: this.resources,
+			extensions: this.extensions,
+			isStreaming: () => this.isStreaming,
+			blockedReason: () => this.options.models.blockedReason,
+			checkModel: () => {
+				const model = this.model;
+				if (!model) throw new Error(NO_MODEL_MESSAGE);
+				this.options.registry.requestAuth(model);
+			},
+			run: (messages, onAccepted, abortAtStart) => this.run(messages, onAccepted, abortAtStart),
+			append: (message) => {
+				this.recordMessage(message);
+				this.agent.messages.push(message);
 			},
 		});
 		this.autoCompactor = new AutoCompaction({
@@ -190,27 +216,31 @@ export class AgentSession {
 	 * queued); rejects, before acceptance, when it cannot be taken. Failures after acceptance are
 	 * reported as events (an error reply), never as a rejection.
 	 */
-	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
-		const blocked = this.options.models.blockedReason;
-		if (blocked) throw new Error(blocked);
-		const expanded = await this.resources.expand(text);
-		// From here on nothing awaits before acceptance, so two prompts cannot both start a run.
-		const message = userMessage(expanded, options.images);
-		if (this.isStreaming) {
-			if (!options.streamingBehavior) throw new Error(BUSY_PROMPT_MESSAGE);
-			this.queue(options.streamingBehavior, message, expanded);
-			options.onAccepted?.();
-			return;
-		}
-		const model = this.model;
-		if (!model) throw new Error(NO_MODEL_MESSAGE);
-		this.options.registry.requestAuth(model);
+	prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		return this.input.prompt(text, options);
+	}
+
+	/** Queues a steering message (delivered after the current turn's tools, before the next call). */
+	steer(text: string, images?: ImageContent[]): Promise<void> {
+		return this.input.steer(text, images);
+	}
+
+	/** Queues a follow-up (delivered when the agent would otherwise stop). */
+	followUp(text: string, images?: ImageContent[]): Promise<void> {
+		return this.input.followUp(text, images);
+	}
+
+	/** Runs one prompt lifecycle: the run, automatic compaction and continuations, then agent_settled. */
+	private async run(messages: AgentMessage[], onAccepted?: () => void, abortAtStart = false): Promise<void> {
 		this.lifecycle++;
 		try {
 			this.bash.flushPending();
 			this.modelSync.apply();
-			options.onAccepted?.();
-			await this.agent.prompt(message);
+			this.agent.config.tools = this.allTools(this.cwdValue);
+			onAccepted?.();
+			const running = this.agent.prompt(messages);
+			if (abortAtStart) this.agent.abort();
+			await running;
 			await this.autoCompactor.settle();
 		} finally {
 			this.lifecycle--;
@@ -218,26 +248,10 @@ export class AgentSession {
 		}
 	}
 
-	/** Queues a steering message (delivered after the current turn's tools, before the next call). */
-	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		const expanded = await this.resources.expand(text);
-		this.queue("steer", userMessage(expanded, images), expanded);
-	}
-
-	/** Queues a follow-up (delivered when the agent would otherwise stop). */
-	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		const expanded = await this.resources.expand(text);
-		this.queue("followUp", userMessage(expanded, images), expanded);
-	}
-
 	/** Prompt templates and skills usable as `/name`, in get_commands order. */
-	getCommands(): Promise<CommandInfo[]> {
-		return this.resources.commands();
-	}
-
-	private queue(behavior: StreamingBehavior, message: UserMessage, text: string): void {
-		if (behavior === "followUp") this.agent.queueFollowUp(message, text);
-		else this.agent.queueSteering(message, text);
+	async getCommands(): Promise<CommandInfo[]> {
+		await this.extensions.ready;
+		return this.resources.commands(this.extensions.commands());
 	}
 
 	/** Removes every queued message; returns their texts. */
@@ -248,8 +262,11 @@ export class AgentSession {
 
 	/** Aborts the current run (request, tools, retry delay) and any compaction; resolves once they ended. */
 	async abort(): Promise<void> {
+		this.input.abortPending();
 		this.agent.abort();
 		this.compaction.abort();
+		this.extensions.cancelDialogs();
+		await this.input.settled();
 		await this.agent.waitForIdle();
 	}
 
@@ -326,7 +343,15 @@ export class AgentSession {
 	 * where the command started, as a bash execution message the model sees with the next prompt.
 	 */
 	executeBash(command: string, options: DirectBashOptions = {}): Promise<BashResult> {
-		return this.bash.execute(command, options);
+		const excludeFromContext = options.excludeFromContext === true;
+		return this.bash.execute(command, {
+			...options,
+			// Extensions may answer the command (user_bash); the request is abortable meanwhile.
+			intercept: async () => {
+				await this.extensions.ready;
+				return this.extensions.userBash(command, { excludeFromContext, cwd: this.cwdValue });
+			},
+		});
 	}
 
 	abortBash(requestId?: string): void {
@@ -378,32 +403,60 @@ export class AgentSession {
 		};
 	}
 
+	/** Starts a fresh session (extensions may cancel with session_before_switch). */
 	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
-		await this.settleForReplacement();
-		const session = this.options.sessionFactory.create({ cwd: this.cwdValue, parentSession: options.parentSession });
-		this.replaceSession(session, "new");
+		if (!(await this.extensions.allowSwitch("new"))) return { cancelled: true };
+		await this.replaceWith("new", () =>
+			this.options.sessionFactory.create({ cwd: this.cwdValue, parentSession: options.parentSession }),
+		);
 		return { cancelled: false };
 	}
 
+	/** Loads another session file (extensions may cancel with session_before_switch). */
 	async switchSession(path: string): Promise<{ cancelled: boolean }> {
-		await this.settleForReplacement();
-		const session = this.options.sessionFactory.open(path);
-		this.replaceSession(session, "switch");
+		const target = resolve(this.cwdValue, path);
+		if (!(await this.extensions.allowSwitch("resume", target))) return { cancelled: true };
+		await this.replaceWith("switch", () => {
+			// Reopening the current file: release it first (one writer per file).
+			if (this.slot.session.file === target) this.slot.retire();
+			return this.options.sessionFactory.open(target);
+		});
 		return { cancelled: false };
 	}
 
-	async fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
-		await this.settleForReplacement();
-		const { session, text } = this.slot.session.forkBefore(entryId);
-		this.replaceSession(session, "fork");
+	/** A new session holding the branch up to before a user message; returns its text. */
+	async fork(entryId: string): Promise<{ text?: string; cancelled: boolean }> {
+		if (!(await this.extensions.allowFork(entryId))) return { cancelled: true };
+		let text = "";
+		await this.replaceWith("fork", () => {
+			const forked = this.slot.session.forkBefore(entryId);
+			text = forked.text;
+			return forked.session;
+		});
 		return { text, cancelled: false };
 	}
 
+	/** A new session holding the whole active branch. */
 	async clone(): Promise<{ cancelled: boolean }> {
-		await this.settleForReplacement();
-		const session = this.slot.session.cloneAtLeaf();
-		this.replaceSession(session, "clone");
+		if (!(await this.extensions.allowFork(this.slot.session.leafId ?? undefined))) return { cancelled: true };
+		await this.replaceWith("clone", () => this.slot.session.cloneAtLeaf());
 		return { cancelled: false };
+	}
+
+	/**
+	 * Replaces the session: ends the current run, lets extensions close (session_shutdown), builds
+	 * the new session (which may throw: then nothing changed but the run's end), switches to it and
+	 * announces it (session_start).
+	 */
+	private async replaceWith(kind: Replacement, create: () => Session): Promise<void> {
+		if (this.isStreaming) await this.abort();
+		this.bash.flushPending();
+		const previousFile = this.slot.session.file;
+		const session = create();
+		const reason = EXTENSION_REASONS[kind];
+		await this.extensions.leaving(reason);
+		this.replaceSession(session, kind);
+		await this.extensions.started(reason, previousFile);
 	}
 
 	/**
@@ -434,34 +487,29 @@ export class AgentSession {
 	async dispose(): Promise<void> {
 		if (this.disposed) return;
 		this.disposed = true;
+		await this.extensions.leaving("quit");
 		this.agent.abort();
 		await Promise.all([this.agent.waitForIdle(), this.bash.drain()]);
 		this.bash.flushPending();
 		this.slot.retire();
 	}
 
-	private async settleForReplacement(): Promise<void> {
-		if (this.isStreaming) await this.abort();
-		this.bash.flushPending();
-	}
-
-	private replaceSession(session: Session, reason: "new" | "switch" | "fork" | "clone" | "import"): void {
+	private replaceSession(session: Session, reason: Replacement): void {
 		const previous = this.slot;
 		const context = session.buildContext();
-		// A session with history brings its model and level back; a fresh one keeps the current ones.
-		this.slot = new SessionSlot(session, context.model ? context.thinkingLevel : undefined);
+		// A session brings back the model and level it recorded; a fresh one keeps the current ones.
+		const recordedLevel = recordedThinkingLevel(session);
+		this.slot = new SessionSlot(session, recordedLevel);
 		previous.retire();
 		this.agent.clearQueues();
 		if (session.cwd !== this.cwdValue) this.changeCwd(session.cwd);
 		if (context.model) {
 			const restored = this.options.registry.find(context.model.provider, context.model.modelId);
 			if (restored) this.options.models.model = restored;
-			this.options.models.setThinkingLevel(context.thinkingLevel);
 		}
+		if (recordedLevel !== undefined) this.options.models.setThinkingLevel(context.thinkingLevel);
 		this.modelSync.apply();
 		this.agent.messages = context.messages;
-		if (!context.model) this.modelSync.recordModel();
-		this.modelSync.recordThinkingLevel();
 		void this.hub.emit({ type: "session_changed", reason, sessionId: session.id, sessionFile: session.file });
 	}
 
@@ -478,12 +526,75 @@ export class AgentSession {
 	private onAgentEvent(event: AgentEvent): Promise<void> | undefined {
 		if (event.type === "message_end") {
 			const message = event.message;
-			this.record(() => this.slot.session.appendMessage(message));
+			this.recordMessage(message);
 			if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted") {
 				this.contextUnknown = false;
 			}
 		}
-		return this.hub.emit(event as AgentSessionEvent);
+		const toClients = this.hub.emit(event as AgentSessionEvent);
+		const toExtensions = this.extensions.emit(event);
+		if (!toExtensions) return toClients;
+		return Promise.all([toClients, toExtensions]).then(() => undefined);
+	}
+
+	/** Persists a finished message: custom messages as custom_message entries, the rest as message entries. */
+	private recordMessage(message: AgentMessage): void {
+		const session = this.slot.session;
+		if (message.role !== "custom") {
+			this.record(() => session.appendMessage(message));
+			return;
+		}
+		const { customType, content, display, details, excludeFromContext } = message;
+		this.record(() => session.appendCustomMessage({ customType, content, display, details, excludeFromContext }));
+	}
+
+	/** Built-in tools plus extension tools (an extension tool with a built-in's name replaces it). */
+	private allTools(cwd: string): AgentTool[] {
+		const extra = this.extensions.tools();
+		if (extra.length === 0) return this.options.tools(cwd);
+		const names = new Set(extra.map((tool) => tool.name));
+		return [...this.options.tools(cwd).filter((tool) => !names.has(tool.name)), ...extra];
+	}
+
+	/** What extensions may do with this session (see ExtensionHost). */
+	private extensionHost(): BridgeHost {
+		const session = this;
+		return {
+			get cwd() {
+				return session.cwdValue;
+			},
+			get model() {
+				return session.model;
+			},
+			sendMessage: (message, options) => session.input.sendCustomMessage(message, options),
+			sendUserMessage: (content, options) => session.input.sendUserMessage(content, options),
+			appendEntry: (customType, data) => session.record(() => session.slot.session.appendCustomEntry(customType, data)),
+			getCommands: () => session.resources.commandsNow(session.extensions.commands()),
+			setModel: async (model) => {
+				try {
+					session.setModel(model.provider, model.id);
+					return true;
+				} catch {
+					return false;
+				}
+			},
+			isIdle: () => !session.isStreaming,
+			abort: () => void session.abort(),
+			hasPendingMessages: () => session.agent.queuedCount > 0,
+			getContextUsage: () => session.getSessionStats().contextUsage,
+			reportError: (error) => {
+				process.stderr.write(`Extension error (${error.event}) in ${error.extensionPath}: ${error.error}\n`);
+				void session.hub.emit({ type: "extension_error", ...error });
+			},
+			onLoaded: () => {
+				const tools = session.allTools(session.cwdValue);
+				session.agent.config.tools = tools;
+				void session.resources.current.then((resources) => {
+					session.agent.config.systemPrompt = session.options.systemPrompt(session.cwdValue, tools, resources.skills);
+				});
+				void session.extensions.started("startup");
+			},
+		};
 	}
 
 	/** Runs a session write; a failure (disk full) is reported as a warning, never thrown into the run. */

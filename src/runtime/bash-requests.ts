@@ -19,6 +19,11 @@ export interface BashRequestOptions {
 	shellPath?: string;
 	spillDir?: string;
 	onData?(channel: "stdout" | "stderr", delta: string): void;
+	/**
+	 * Runs first, once the request is registered (so it can already be aborted): a result it
+	 * returns answers the request and no shell runs (an extension's user_bash hook).
+	 */
+	intercept?(signal: AbortSignal): Promise<BashResult | undefined>;
 }
 
 interface Running {
@@ -51,6 +56,16 @@ export class BashRequests {
 			controller,
 			done: Promise.resolve(),
 		};
+		if (options.intercept) {
+			this.running.add(entry);
+			try {
+				const answer = await options.intercept(controller.signal);
+				if (answer) return answer;
+				if (controller.signal.aborted) return { output: "", cancelled: true, truncated: false };
+			} finally {
+				this.running.delete(entry);
+			}
+		}
 		const execution = this.runner({
 			command,
 			cwd: options.cwd,

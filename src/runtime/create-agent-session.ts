@@ -21,7 +21,9 @@ import {
 import type { Session } from "../session/session.js";
 import { createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
+import type { ExtensionSetup } from "./extension-bridge.js";
 import { ModelControl, selectModel } from "./model-control.js";
+import { recordedThinkingLevel } from "./session-queries.js";
 
 export interface CreateAgentSessionOptions {
 	cwd?: string;
@@ -55,6 +57,8 @@ export interface CreateAgentSessionOptions {
 	noContextFiles?: boolean;
 	/** Text appended to the system prompt. */
 	appendSystemPrompt?: string;
+	/** Extensions: explicit paths, discovery, and the mode's UI; absent: none are loaded. */
+	extensions?: Omit<ExtensionSetup, "agentDir">;
 	/** Replaces the provider stream (tests, custom transports). */
 	streamFunction?: StreamFunction;
 	/** Save model and thinking choices as the user's defaults (default true). */
@@ -95,7 +99,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		cliProvider: options.provider,
 		cliThinking: options.thinking,
 		sessionModel: context.model ?? undefined,
-		sessionThinking: context.model ? context.thinkingLevel : undefined,
+		sessionThinking: recordedThinkingLevel(session),
 	});
 	warnings.push(...selection.warnings);
 	if (options.apiKey && selection.model) registry.credentials.setRuntimeKey(selection.model.provider, options.apiKey);
@@ -148,6 +152,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		thinkingBudgets: settings.thinkingBudgets as Partial<Record<ThinkingLevel, number>> | undefined,
 		streamIdleTimeoutMs: typeof settings.streamIdleTimeoutMs === "number" ? settings.streamIdleTimeoutMs : undefined,
 		persistDefaults: options.persistDefaults ?? true,
+		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
 	});
 	if (options.name !== undefined) agentSession.setSessionName(options.name);
 	return { session: agentSession, warnings };

@@ -16,6 +16,8 @@ export interface DirectBashOptions {
 	/** Kept in the session but never sent to the model. */
 	excludeFromContext?: boolean;
 	onData?(channel: "stdout" | "stderr", delta: string): void;
+	/** May answer the command instead of the shell (see BashRequestOptions.intercept). */
+	intercept?(signal: AbortSignal): Promise<BashResult | undefined>;
 }
 
 /**
@@ -41,14 +43,19 @@ export class DirectBash {
 				shellPath: this.shell.shellPath,
 				spillDir: this.shell.spillDir,
 				onData: options.onData,
+				intercept: options.intercept,
 			});
-			const message = bashExecutionMessage(command, result, options.excludeFromContext === true);
-			if (slot === this.host.current() && this.host.isStreaming()) slot.pendingBash.push(message);
-			else this.host.record(slot, message);
+			this.recordIn(slot, command, result, options.excludeFromContext === true);
 			return result;
 		} finally {
 			slot.release();
 		}
+	}
+
+	private recordIn(slot: SessionSlot, command: string, result: BashResult, excludeFromContext: boolean): void {
+		const message = bashExecutionMessage(command, result, excludeFromContext);
+		if (slot === this.host.current() && this.host.isStreaming()) slot.pendingBash.push(message);
+		else this.host.record(slot, message);
 	}
 
 	/** Cancels the request with this id, or all of them. */

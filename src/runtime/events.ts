@@ -18,6 +18,7 @@ export type AgentSessionEvent =
 			sessionFile?: string;
 	  }
 	| { type: "warning"; message: string }
+	| { type: "extension_error"; extensionPath: string; event: string; error: string }
 	| { type: "compaction_start"; reason: CompactionReason }
 	| {
 			type: "compaction_end";

@@ -10,6 +10,8 @@ const NONE: LoadedResources = { skills: [], templates: [], diagnostics: [] };
  */
 export class ResourceState {
 	private loading: Promise<LoadedResources> = Promise.resolve(NONE);
+	/** The last completed load (NONE until one completes). */
+	private latest: LoadedResources = NONE;
 
 	constructor(
 		private readonly load: (cwd: string) => Promise<LoadedResources>,
@@ -28,7 +30,10 @@ export class ResourceState {
 				return NONE;
 			})
 			.then((resources) => {
-				if (this.loading === loading) this.onLoaded(resources, cwd);
+				if (this.loading === loading) {
+					this.latest = resources;
+					this.onLoaded(resources, cwd);
+				}
 				return resources;
 			});
 		this.loading = loading;
@@ -42,6 +47,11 @@ export class ResourceState {
 	async expand(text: string): Promise<string> {
 		if (!text.startsWith("/")) return text;
 		return expandInput(text, await this.loading);
+	}
+
+	/** Like `commands`, from what is loaded now (for callers that cannot wait). */
+	commandsNow(extensionCommands: ExtensionCommandInfo[] = []): CommandInfo[] {
+		return listCommands({ extensionCommands, templates: this.latest.templates, skills: this.latest.skills });
 	}
 
 	/** Commands usable as `/name`: extension commands, then templates, then skills. */

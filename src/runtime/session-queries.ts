@@ -1,8 +1,14 @@
 import { type AgentMessage, messageText } from "../agent/messages.js";
-import type { Model } from "../llm/types.js";
+import type { Model, ThinkingLevel } from "../llm/types.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
 import { type SessionStats, sessionStats } from "./stats.js";
+
+/** The thinking level the active branch recorded, or undefined when it recorded none. */
+export function recordedThinkingLevel(session: Session): ThinkingLevel | undefined {
+	const recorded = session.getBranch().some((entry) => entry.type === "thinking_level_change");
+	return recorded ? session.buildContext().thinkingLevel : undefined;
+}
 
 /** All entries, or those strictly after `since` (throws `Entry not found: <id>` for an unknown id). */
 export function entriesOf(session: Session, since?: string): ReturnType<Session["entriesSince"]> {

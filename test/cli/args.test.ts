@@ -10,6 +10,12 @@ const defaults: CliArgs = {
 	listModels: false,
 	noSession: false,
 	continueSession: false,
+	extensions: [],
+	noExtensions: false,
+	skills: [],
+	noSkills: false,
+	noPromptTemplates: false,
+	noContextFiles: false,
 };
 
 describe("parseArgs", () => {
@@ -40,6 +46,16 @@ describe("parseArgs", () => {
 		[["-v"], { version: true }],
 		[["--help"], { help: true }],
 		[["-h"], { help: true }],
+		[["-e", "a.ts", "--extension", "b.ts"], { extensions: ["a.ts", "b.ts"] }],
+		[["--no-extensions"], { noExtensions: true }],
+		[["-ne"], { noExtensions: true }],
+		[["--skill", "s1", "--skill", "s2"], { skills: ["s1", "s2"] }],
+		[["--no-skills"], { noSkills: true }],
+		[["--no-prompt-templates"], { noPromptTemplates: true }],
+		[["--no-context-files"], { noContextFiles: true }],
+		[["--tools", "read, bash,,grep"], { tools: ["read", "bash", "grep"] }],
+		[["--no-tools"], { tools: [] }],
+		[["--append-system-prompt", "Be terse."], { appendSystemPrompt: "Be terse." }],
 	])("parses %j", (argv, expected) => {
 		expect(parseArgs(argv)).toEqual({ ...defaults, ...expected });
 	});
@@ -66,6 +82,17 @@ describe("parseArgs", () => {
 			"-v",
 			"--help",
 			"-h",
+			"--extension",
+			"-e",
+			"--no-extensions",
+			"-ne",
+			"--skill",
+			"--no-skills",
+			"--no-prompt-templates",
+			"--no-context-files",
+			"--tools",
+			"--no-tools",
+			"--append-system-prompt",
 		]);
 		expect(new Set(FLAGS.flatMap((flag) => flag.names))).toEqual(tested);
 	});

@@ -62,7 +62,7 @@ describe("print mode", () => {
 		expect(result.stdout).toBe("The command printed hi.\n");
 		expect(server.requests).toHaveLength(2);
 		const [first, second] = server.requests;
-		const tools = (first?.body as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+		const tools = (first?.body as { tools?: { name: string }[] } | undefined)?.tools?.map((tool) => tool.name);
 		expect(tools).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
 		expect(toolResultTexts(second?.body)).toEqual([JSON.stringify([{ type: "text", text: "hi" }])]);
 	});

@@ -74,7 +74,11 @@ export const COMMANDS = {
 		{ command: Type.String(), excludeFromContext: Type.Optional(Type.Boolean()) },
 		"Run a shell command; its output reaches the model with the next prompt.",
 	),
-	abort_bash: command("abort_bash", { requestId: Type.Optional(Type.String()) }, "Cancel running bash commands."),
+	abort_bash: command(
+		"abort_bash",
+		{ requestId: Type.Optional(Type.Union([Type.String(), Type.Number()])) },
+		"Cancel running bash commands (the one with this request id, or all).",
+	),
 	get_session_stats: command("get_session_stats", {}, "Token, cost and context usage."),
 	export_html: command("export_html", { outputPath: Type.Optional(Type.String()) }, "Export the session to HTML."),
 	switch_session: command("switch_session", { sessionPath: Type.String() }, "Load another session file."),

@@ -23,7 +23,7 @@ function errorResponse(command: string, error: string, id?: ResponseId): ParsedI
 function describeValue(value: unknown): string {
 	if (value === null) return "null";
 	if (Array.isArray(value)) return "an array";
-	return `a ${typeof value}`;
+	return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**

@@ -1,0 +1,240 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { textReply } from "../support/llm-server.js";
+import type { RpcAgent } from "../support/rpc-process.js";
+import { jsonlFiles, readJsonl, startAgent, transcript, useRpcHarness } from "./helpers.js";
+
+const harness = useRpcHarness();
+
+interface State {
+	sessionFile: string;
+	sessionId: string;
+	messageCount: number;
+}
+
+const state = async (agent: RpcAgent) => (await agent.ok({ type: "get_state" })) as State;
+
+/** Two prompts ("first", "second"); returns the state and the fork candidates. */
+async function twoTurns(agent: RpcAgent) {
+	harness.server.enqueue(textReply("answer one"), textReply("answer two"));
+	await agent.prompt("first");
+	await agent.prompt("second");
+	const { messages } = (await agent.ok({ type: "get_fork_messages" })) as { messages: { entryId: string }[] };
+	return { before: await state(agent), forkIds: messages.map((message) => message.entryId) };
+}
+
+describe("session files", () => {
+	it("exist only once the first assistant message is in", async () => {
+		const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
+		const { sessionFile } = await state(agent);
+		expect(sessionFile.startsWith(`${sessionDir}/`)).toBe(true);
+		await agent.ok({ type: "set_session_name", name: "early" });
+		harness.server.enqueue({ ...textReply("held"), fault: "stall", faultAfterFrames: 3 });
+		const start = agent.mark();
+		await agent.request({ type: "prompt", message: "hello" });
+		await agent.waitForEvent(
+			"message_start",
+			(record) => (record.message as { role: string }).role === "assistant",
+			start,
+		);
+		expect(existsSync(sessionFile)).toBe(false);
+		await agent.ok({ type: "abort" });
+		await agent.waitForEvent("agent_settled", () => true, start);
+		const records = readJsonl(sessionFile);
+		expect(records.map((record) => record.type)).toEqual(["session", "session_info", "message", "message"]);
+		expect(records[3]).toMatchObject({ message: { role: "assistant", stopReason: "aborted" } });
+	});
+
+	it("--no-session writes no file at all", async () => {
+		const { agent, dirs } = await startAgent(harness.server);
+		expect(await state(agent)).not.toHaveProperty("sessionFile");
+		await agent.prompt("hello");
+		await agent.ok({ type: "bash", command: "echo hi" });
+		await agent.ok({ type: "new_session" });
+		await agent.prompt("again");
+		const sessions = join(dirs.agentDir, "sessions");
+		expect(existsSync(sessions) ? readdirSync(sessions) : []).toEqual([]);
+		expect(readdirSync(dirs.work)).toEqual([]);
+	});
+
+	it("new_session starts an empty session that records its parent", async () => {
+		const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
+		const { before } = await twoTurns(agent);
+		const response = await agent.request({ id: "ns", type: "new_session", parentSession: before.sessionFile });
+		expect(response).toEqual({
+			id: "ns",
+			type: "response",
+			command: "new_session",
+			success: true,
+			data: { cancelled: false },
+		});
+		const after = await state(agent);
+		expect(after.messageCount).toBe(0);
+		expect(after.sessionId).not.toBe(before.sessionId);
+		expect(after.sessionFile).not.toBe(before.sessionFile);
+		expect(await agent.ok({ type: "get_messages" })).toEqual({ messages: [] });
+		harness.server.enqueue(textReply("fresh answer"));
+		const { start } = await agent.prompt("fresh");
+		expect(agent.since(start, "message_update").length).toBeGreaterThan(0);
+		expect(transcript(harness.server.requests[2])).toEqual(["user: fresh"]);
+		expect(readJsonl(after.sessionFile)[0]).toMatchObject({
+			type: "session",
+			id: after.sessionId,
+			parentSession: before.sessionFile,
+		});
+		expect(jsonlFiles(sessionDir).sort()).toEqual([before.sessionFile, after.sessionFile].sort());
+	});
+
+	it("switch_session back to the original file restores its messages", async () => {
+		const { agent } = await startAgent(harness.server, { sessions: true });
+		const { before } = await twoTurns(agent);
+		await agent.ok({ type: "new_session" });
+		expect(await agent.request({ id: "sw", type: "switch_session", sessionPath: before.sessionFile })).toEqual({
+			id: "sw",
+			type: "response",
+			command: "switch_session",
+			success: true,
+			data: { cancelled: false },
+		});
+		const after = await state(agent);
+		expect(after).toMatchObject({ sessionFile: before.sessionFile, sessionId: before.sessionId, messageCount: 4 });
+		await agent.prompt("third");
+		expect(transcript(harness.server.requests[2])).toEqual([
+			"user: first",
+			"assistant: answer one",
+			"user: second",
+			"assistant: answer two",
+			"user: third",
+		]);
+		expect(readJsonl(before.sessionFile).filter((record) => record.type === "message")).toHaveLength(6);
+	});
+
+	it("switch_session refuses a file that is not a session and opens a missing path as a new one", async () => {
+		const { agent, dirs } = await startAgent(harness.server, { sessions: true });
+		await agent.prompt("hello");
+		const before = await state(agent);
+		const notSession = join(dirs.root, "notes.jsonl");
+		writeFileSync(notSession, "hello\n");
+		expect(await agent.request({ id: "bad", type: "switch_session", sessionPath: notSession })).toEqual({
+			id: "bad",
+			type: "response",
+			command: "switch_session",
+			success: false,
+			error: `Not an Atomic session file: ${notSession}`,
+		});
+		expect(await state(agent)).toMatchObject({ sessionFile: before.sessionFile, messageCount: 2 });
+		const missing = join(dirs.root, "later", "new.jsonl");
+		expect(await agent.ok({ type: "switch_session", sessionPath: missing })).toEqual({ cancelled: false });
+		expect(await state(agent)).toMatchObject({ sessionFile: missing, messageCount: 0 });
+		await agent.prompt("written there");
+		expect(readJsonl(missing).map((record) => record.type)).toEqual(["session", "message", "message"]);
+	});
+
+	it("fork starts a new file from before a user message and names its parent", async () => {
+		const { agent } = await startAgent(harness.server, { sessions: true });
+		const { before, forkIds } = await twoTurns(agent);
+		const response = await agent.request({ id: "fk", type: "fork", entryId: forkIds[1] });
+		expect(response).toEqual({
+			id: "fk",
+			type: "response",
+			command: "fork",
+			success: true,
+			data: { text: "second", cancelled: false },
+		});
+		const after = await state(agent);
+		expect(after.sessionFile).not.toBe(before.sessionFile);
+		expect(after.messageCount).toBe(2);
+		const records = readJsonl(after.sessionFile);
+		expect(records[0]).toMatchObject({ type: "session", id: after.sessionId, parentSession: before.sessionFile });
+		expect(records.filter((record) => record.type === "message")).toHaveLength(2);
+		expect(await agent.request({ id: "bad", type: "fork", entryId: "nope" })).toEqual({
+			id: "bad",
+			type: "response",
+			command: "fork",
+			success: false,
+			error: "Invalid entry ID for forking",
+		});
+		const { entries } = (await agent.ok({ type: "get_entries" })) as { entries: { id: string }[] };
+		expect(await agent.request({ id: "notuser", type: "fork", entryId: entries[1]?.id })).toMatchObject({
+			success: false,
+			error: "Invalid entry ID for forking",
+		});
+	});
+
+	it("clone copies the active branch into a new file", async () => {
+		const { agent } = await startAgent(harness.server, { sessions: true });
+		expect(await agent.request({ id: "c0", type: "clone" })).toEqual({
+			id: "c0",
+			type: "response",
+			command: "clone",
+			success: false,
+			error: "Cannot clone session: no current entry selected",
+		});
+		await agent.ok({ type: "set_session_name", name: "not saved yet" });
+		expect(await agent.request({ id: "c-unsaved", type: "clone" })).toMatchObject({
+			success: false,
+			error: "This session has not been saved yet. Wait for the first assistant response before cloning or forking it.",
+		});
+		const { before } = await twoTurns(agent);
+		expect(await agent.request({ id: "c1", type: "clone" })).toEqual({
+			id: "c1",
+			type: "response",
+			command: "clone",
+			success: true,
+			data: { cancelled: false },
+		});
+		const after = await state(agent);
+		expect(after.sessionFile).not.toBe(before.sessionFile);
+		expect(after.messageCount).toBe(before.messageCount);
+		const records = readJsonl(after.sessionFile);
+		expect(records[0]).toMatchObject({ type: "session", parentSession: before.sessionFile });
+		expect(records.filter((record) => record.type === "message")).toHaveLength(4);
+		expect(records.filter((record) => record.type === "session_info")).toHaveLength(1);
+	});
+
+	it("export_html writes the session, at outputPath when given", async () => {
+		const { agent, dirs } = await startAgent(harness.server, { sessions: true });
+		expect(await agent.request({ id: "x0", type: "export_html" })).toEqual({
+			id: "x0",
+			type: "response",
+			command: "export_html",
+			success: false,
+			error: "Nothing to export yet - start a conversation first",
+		});
+		harness.server.enqueue(textReply("exported <answer> text"));
+		await agent.prompt("export me");
+		const { sessionId } = await state(agent);
+		const defaultPath = join(dirs.work, `atomic-session-${sessionId}.html`);
+		expect(await agent.request({ id: "x1", type: "export_html" })).toEqual({
+			id: "x1",
+			type: "response",
+			command: "export_html",
+			success: true,
+			data: { path: defaultPath },
+		});
+		expect(readFileSync(defaultPath, "utf8")).toContain("export me");
+		const custom = join(dirs.root, "out", "session.html");
+		expect(await agent.ok({ type: "export_html", outputPath: custom })).toEqual({ path: custom });
+		const html = readFileSync(custom, "utf8");
+		expect(html).toMatch(/^<!DOCTYPE html>/i);
+		expect(html).toContain("exported &lt;answer&gt; text");
+		expect(await agent.ok({ type: "export_html", outputPath: "relative.html" })).toEqual({
+			path: join(dirs.work, "relative.html"),
+		});
+	});
+
+	it("export_html works for an in-memory session", async () => {
+		const { agent, dirs } = await startAgent(harness.server);
+		harness.server.enqueue(textReply("in memory answer"));
+		await agent.prompt("no file");
+		const target = join(dirs.root, "memory.html");
+		expect(await agent.ok({ type: "export_html", outputPath: target })).toEqual({ path: target });
+		expect(readFileSync(target, "utf8")).toContain("in memory answer");
+		const withoutPath = await agent.request({ type: "export_html" });
+		expect(withoutPath).toMatchObject({
+			success: false,
+			error: "Cannot export in-memory session to HTML without an outputPath",
+		});
+	});
+});
