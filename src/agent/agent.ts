@@ -25,6 +25,8 @@ export class Agent {
 	readonly steering: MessageQueue;
 	readonly followUp: MessageQueue;
 	readonly retry: RetryPolicy;
+	/** While true, queued messages are not delivered (they wait for a resume). */
+	holdQueues = false;
 	private readonly listeners = new Set<AgentEventSink>();
 	private active: { controller: AbortController; done: Promise<void> } | undefined;
 
@@ -112,7 +114,7 @@ export class Agent {
 		try {
 			const added = await runLoop(run, prompts, { skipInitialSteering });
 			// Messages queued after the run's last delivery point start another run right away.
-			while (!controller.signal.aborted && this.queuedCount > 0) {
+			while (!controller.signal.aborted && !this.holdQueues && this.queuedCount > 0) {
 				added.push(...(await runLoop(run, this.takeQueued(), { skipInitialSteering: true })));
 			}
 			return added;
@@ -139,6 +141,7 @@ export class Agent {
 	}
 
 	private takeFrom(queue: MessageQueue): AgentMessage[] {
+		if (this.holdQueues) return [];
 		const taken = queue.take();
 		if (taken.length > 0) this.emitQueue();
 		return taken.map((item) => item.message);

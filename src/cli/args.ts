@@ -12,6 +12,8 @@ export interface CliArgs {
 	help: boolean;
 	listModels: boolean;
 	listModelsSearch?: string;
+	/** Print the JSON Schema of the RPC protocol and exit (set only when given). */
+	rpcSchema?: boolean;
 	noSession: boolean;
 	sessionDir?: string;
 	session?: string;
@@ -91,6 +93,13 @@ export const FLAGS: FlagSpec[] = [
 		help: "list the models Atomic knows (built-in and models.json), optionally filtered by the next argument",
 		apply(args) {
 			args.listModels = true;
+		},
+	},
+	{
+		names: ["--rpc-schema"],
+		help: "print the JSON Schema of the RPC protocol (commands, responses, events) and exit",
+		apply(args) {
+			args.rpcSchema = true;
 		},
 	},
 	{
@@ -203,6 +212,16 @@ export const FLAGS: FlagSpec[] = [
 			args.appendSystemPrompt = value;
 		},
 	},
+	// Flags that clients written for pi-coding-agent pass; they mean nothing here.
+	...["--no-themes", "--offline", "--verbose"].map(
+		(name): FlagSpec => ({
+			names: [name],
+			help: "accepted for compatibility with pi-coding-agent clients; no effect",
+			apply() {
+				// Nothing to do: Atomic has no themes, never phones home, and logs to stderr already.
+			},
+		}),
+	),
 	{
 		names: ["--version", "-v"],
 		help: "print the version and exit",

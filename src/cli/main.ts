@@ -49,6 +49,12 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(`${helpText(__ATOMIC_VERSION__)}\n`);
 		return 0;
 	}
+	if (args.rpcSchema) {
+		// Loaded only here: building the document is not part of any other start-up.
+		const { rpcSchemaText } = await import("../rpc/protocol/schema-document.js");
+		process.stdout.write(rpcSchemaText());
+		return 0;
+	}
 	if (args.listModels) {
 		const registry = new ModelRegistry(agentDir());
 		for (const error of registry.errors) process.stderr.write(`Warning: ${error}\n`);

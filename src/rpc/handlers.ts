@@ -49,6 +49,8 @@ function handlePrompt(
 					context.emit({ ...success("prompt", id) });
 					resolve(undefined);
 				},
+				// The ordered lane moves on while an extension command runs (it may wait on a dialog).
+				onCommandStart: () => resolve(undefined),
 			})
 			.catch((error: unknown) => {
 				if (accepted) {
@@ -58,6 +60,20 @@ function handlePrompt(
 				context.emit({ ...failure("prompt", id, errorText(error)) });
 				resolve(undefined);
 			});
+	});
+}
+
+/** bash and user_bash: deltas go out as bash_execution_update with the request's id, before the response. */
+function runBash(command: CommandOf<"bash"> | CommandOf<"user_bash">, context: HandlerContext) {
+	return context.session.executeBash(command.command, {
+		requestId: command.id,
+		excludeFromContext: command.excludeFromContext,
+		onData: (channel, delta) => {
+			const event: Record<string, unknown> = { type: "bash_execution_update", channel, delta };
+			context.emit(
+				command.id === undefined ? event : { type: "bash_execution_update", id: command.id, channel, delta },
+			);
+		},
 	});
 }
 
@@ -102,17 +118,13 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	abort_retry: (_command, { session }) => {
 		session.abortRetry();
 	},
-	bash: (command, context) =>
-		context.session.executeBash(command.command, {
-			requestId: command.id,
-			excludeFromContext: command.excludeFromContext,
-			onData: (channel, delta) => {
-				const event: Record<string, unknown> = { type: "bash_execution_update", channel, delta };
-				context.emit(
-					command.id === undefined ? event : { type: "bash_execution_update", id: command.id, channel, delta },
-				);
-			},
-		}),
+	bash: (command, context) => runBash(command, context),
+	user_bash: (command, context) => runBash(command, context),
+	import_session: (command, { session }) => session.importSession(command.inputPath, command.cwdOverride),
+	set_label: (command, { session }) => session.setLabel(command.entryId, command.label),
+	navigate_tree: (command, { session }) => session.navigateTree(command.targetId, command.options),
+	pause_queued_messages: (_command, { session }) => session.pauseQueuedMessages(),
+	resume_queued_messages: (_command, { session }) => session.resumeQueuedMessages(),
 	abort_bash: (command, { session }) =>
 		session.abortBash(command.requestId === undefined ? undefined : String(command.requestId)),
 	get_session_stats: (_command, { session }) => session.getSessionStats(),

@@ -10,6 +10,9 @@ const IMMEDIATE: ReadonlySet<CommandType> = new Set<CommandType>([
 	"abort_retry",
 	"abort_compaction",
 	"bash",
+	"user_bash",
+	"pause_queued_messages",
+	"resume_queued_messages",
 	"steer",
 	"follow_up",
 	"clear_queue",
@@ -23,12 +26,10 @@ const LONG: ReadonlySet<CommandType> = new Set<CommandType>([
 	"fork",
 	"clone",
 	"export_html",
+	"import_session",
+	"navigate_tree",
 ]);
 
-function isLong(command: Command): boolean {
-	// A prompt holds the lane only until accepted, unless it is an extension command (it may open dialogs).
-	return LONG.has(command.type) || (command.type === "prompt" && command.message.startsWith("/"));
-}
 
 /**
  * Decides when each command runs. Most commands take the ordered lane: one at a time, in arrival
@@ -48,7 +49,7 @@ export class Lanes {
 		if (IMMEDIATE.has(command.type) || (command.type === "get_state" && this.longPending > 0)) {
 			return this.run(command);
 		}
-		const long = isLong(command);
+		const long = LONG.has(command.type);
 		this.pending++;
 		if (long) this.longPending++;
 		const start = () => this.run(command);

@@ -21,12 +21,19 @@ export interface PromptOptions {
 	 * any event of its run. A prompt that is rejected throws instead and never calls it.
 	 */
 	onAccepted?(): void;
+	/**
+	 * Called when the prompt turned out to be an extension command, just before it runs (its
+	 * `onAccepted` follows once it is done). The RPC server lets later commands run meanwhile,
+	 * so a command waiting on a dialog never holds up the others.
+	 */
+	onCommandStart?(): void;
 }
 
 /** Creates and opens sessions for replacements (new, switch, fork, clone). */
 export interface SessionFactory {
 	create(options: { cwd: string; parentSession?: string }): Session;
-	open(path: string): Session;
+	/** `cwdOverride` replaces the working directory the file's header names. */
+	open(path: string, cwdOverride?: string): Session;
 }
 
 export interface AgentSessionOptions {
@@ -69,4 +76,6 @@ export interface SessionState {
 	autoCompactionEnabled: boolean;
 	messageCount: number;
 	pendingMessageCount: number;
+	/** pause_queued_messages is in effect. */
+	queuedMessagesPaused: boolean;
 }

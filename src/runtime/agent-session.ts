@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { Agent } from "../agent/agent.js";
 import type { QueueMode } from "../agent/message-queue.js";
 import type { AgentMessage } from "../agent/messages.js";
@@ -15,23 +14,28 @@ import type { BashResult } from "./bash-requests.js";
 import { CompactionControl } from "./compaction-control.js";
 import { DirectBash, type DirectBashOptions } from "./direct-bash.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
-import { type BridgeHost, ExtensionBridge } from "./extension-bridge.js";
+import { ExtensionBridge } from "./extension-bridge.js";
 import { InputGate, NO_MODEL_MESSAGE } from "./input-gate.js";
 import { placeholderModel } from "./messages.js";
 import { type CycleResult, publicModel } from "./model-control.js";
 import { ModelSync } from "./model-sync.js";
 import { ResourceState } from "./resource-state.js";
-import { entriesOf, lastAssistantText, recordedThinkingLevel, statsOf, treeOf } from "./session-queries.js";
+import { type SessionInternals, sessionExtensionHost } from "./session-extension-host.js";
+import {
+	entriesOf,
+	exportHtmlFile,
+	lastAssistantText,
+	recordedThinkingLevel,
+	statsOf,
+	treeOf,
+} from "./session-queries.js";
 import { SessionSlot } from "./session-slot.js";
+import { type Replacement, SessionSwitcher } from "./session-switcher.js";
 import { estimateContextTokens, estimateTokens, type SessionStats } from "./stats.js";
+import { type NavigateOptions, type NavigateResult, TreeNavigation } from "./tree-navigation.js";
 
 export * from "./agent-session-types.js";
 export { BUSY_PROMPT_MESSAGE, NO_MODEL_MESSAGE } from "./input-gate.js";
-
-type Replacement = "new" | "switch" | "fork" | "clone" | "import";
-
-/** The reason extensions see in session_shutdown / session_start for each replacement. */
-const EXTENSION_REASONS = { new: "new", switch: "resume", fork: "fork", clone: "fork", import: "import" } as const;
 
 /**
  * The SDK face of Atomic: one conversation with a model, tools and a session file. It composes
@@ -45,6 +49,8 @@ export class AgentSession {
 	private readonly modelSync: ModelSync;
 	readonly extensions: ExtensionBridge;
 	private readonly input: InputGate;
+	private readonly switcher: SessionSwitcher;
+	private readonly navigation: TreeNavigation;
 	private readonly autoCompactor: AutoCompaction;
 	/** True after a compaction until a reply reports fresh usage: the context size is unknown. */
 	private contextUnknown = false;
@@ -111,22 +117,38 @@ export class AgentSession {
 			(message) => this.warn(message),
 		);
 		this.resources.reload(this.cwdValue);
-		this.compaction = new CompactionControl({
+		const sideRequests = {
 			session: () => this.slot.session,
 			model: () => this.model,
 			thinkingLevel: () => this.thinkingLevel,
-			requestOptions: (model) => this.requestOptions(model),
+			requestOptions: (model: Model) => this.requestOptions(model),
 			streamFunction: options.streamFunction,
 			retrySettings: () => this.agent.retry.settings,
+			emit: (event: AgentSessionEvent) => void this.hub.emit(event),
+		};
+		this.compaction = new CompactionControl({
+			...sideRequests,
 			settings: () => this.options.settings.get().compaction,
 			contextTokens: () => this.contextTokens() ?? 0,
-			emit: (event) => void this.hub.emit(event),
 			applyContext: () => {
 				this.agent.messages = this.slot.session.buildContext().messages;
 				this.contextUnknown = true;
 			},
 		});
-		this.extensions = new ExtensionBridge(options.extensions, this.extensionHost(), this.cwdValue);
+		const internals: SessionInternals = {
+			input: () => this.input,
+			resources: this.resources,
+			record: (write) => this.record(write),
+			emit: (event) => void this.hub.emit(event),
+			refreshTools: () => {
+				const tools = this.allTools(this.cwdValue);
+				this.agent.config.tools = tools;
+				void this.resources.current.then((resources) => {
+					this.agent.config.systemPrompt = this.options.systemPrompt(this.cwdValue, tools, resources.skills);
+				});
+			},
+		};
+		this.extensions = new ExtensionBridge(options.extensions, sessionExtensionHost(this, internals), this.cwdValue);
 		this.input = new InputGate({
 			agent: this.agent,
 			resources: this.resources,
@@ -139,9 +161,28 @@ export class AgentSession {
 				this.options.registry.requestAuth(model);
 			},
 			run: (messages, onAccepted, abortAtStart) => this.run(messages, onAccepted, abortAtStart),
+			warn: (message) => this.warn(message),
 			append: (message) => {
 				this.recordMessage(message);
 				this.agent.messages.push(message);
+			},
+		});
+		this.switcher = new SessionSwitcher({
+			factory: options.sessionFactory,
+			extensions: this.extensions,
+			current: () => this.slot,
+			cwd: () => this.cwdValue,
+			settle: async () => {
+				if (this.isStreaming) await this.abort();
+				this.bash.flushPending();
+			},
+			adopt: (session, kind) => this.adopt(session, kind),
+		});
+		this.navigation = new TreeNavigation({
+			...sideRequests,
+			isStreaming: () => this.isStreaming,
+			applyContext: () => {
+				this.agent.messages = this.slot.session.buildContext().messages;
 			},
 		});
 		this.autoCompactor = new AutoCompaction({
@@ -198,6 +239,7 @@ export class AgentSession {
 			autoCompactionEnabled: this.autoCompactionEnabled,
 			messageCount: this.agent.messages.length,
 			pendingMessageCount: this.agent.queuedCount,
+			queuedMessagesPaused: this.input.paused,
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
@@ -231,14 +273,18 @@ export class AgentSession {
 	}
 
 	/** Runs one prompt lifecycle: the run, automatic compaction and continuations, then agent_settled. */
-	private async run(messages: AgentMessage[], onAccepted?: () => void, abortAtStart = false): Promise<void> {
+	private async run(
+		messages: AgentMessage[] | "continue",
+		onAccepted?: () => void,
+		abortAtStart = false,
+	): Promise<void> {
 		this.lifecycle++;
 		try {
 			this.bash.flushPending();
 			this.modelSync.apply();
 			this.agent.config.tools = this.allTools(this.cwdValue);
 			onAccepted?.();
-			const running = this.agent.prompt(messages);
+			const running = messages === "continue" ? this.agent.continue() : this.agent.prompt(messages);
 			if (abortAtStart) this.agent.abort();
 			await running;
 			await this.autoCompactor.settle();
@@ -265,6 +311,7 @@ export class AgentSession {
 		this.input.abortPending();
 		this.agent.abort();
 		this.compaction.abort();
+		this.navigation.abort();
 		this.extensions.cancelDialogs();
 		await this.input.settled();
 		await this.agent.waitForIdle();
@@ -403,84 +450,52 @@ export class AgentSession {
 		};
 	}
 
-	/** Starts a fresh session (extensions may cancel with session_before_switch). */
-	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
-		if (!(await this.extensions.allowSwitch("new"))) return { cancelled: true };
-		await this.replaceWith("new", () =>
-			this.options.sessionFactory.create({ cwd: this.cwdValue, parentSession: options.parentSession }),
-		);
-		return { cancelled: false };
+	newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
+		return this.switcher.newSession(options);
 	}
 
-	/** Loads another session file (extensions may cancel with session_before_switch). */
-	async switchSession(path: string): Promise<{ cancelled: boolean }> {
-		const target = resolve(this.cwdValue, path);
-		if (!(await this.extensions.allowSwitch("resume", target))) return { cancelled: true };
-		await this.replaceWith("switch", () => {
-			// Reopening the current file: release it first (one writer per file).
-			if (this.slot.session.file === target) this.slot.retire();
-			return this.options.sessionFactory.open(target);
-		});
-		return { cancelled: false };
+	switchSession(path: string): Promise<{ cancelled: boolean }> {
+		return this.switcher.switchSession(path);
 	}
 
-	/** A new session holding the branch up to before a user message; returns its text. */
-	async fork(entryId: string): Promise<{ text?: string; cancelled: boolean }> {
-		if (!(await this.extensions.allowFork(entryId))) return { cancelled: true };
-		let text = "";
-		await this.replaceWith("fork", () => {
-			const forked = this.slot.session.forkBefore(entryId);
-			text = forked.text;
-			return forked.session;
-		});
-		return { text, cancelled: false };
+	fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
+		return this.switcher.fork(entryId);
 	}
 
-	/** A new session holding the whole active branch. */
-	async clone(): Promise<{ cancelled: boolean }> {
-		if (!(await this.extensions.allowFork(this.slot.session.leafId ?? undefined))) return { cancelled: true };
-		await this.replaceWith("clone", () => this.slot.session.cloneAtLeaf());
-		return { cancelled: false };
+	clone(): Promise<{ cancelled: boolean }> {
+		return this.switcher.clone();
 	}
 
-	/**
-	 * Replaces the session: ends the current run, lets extensions close (session_shutdown), builds
-	 * the new session (which may throw: then nothing changed but the run's end), switches to it and
-	 * announces it (session_start).
-	 */
-	private async replaceWith(kind: Replacement, create: () => Session): Promise<void> {
-		if (this.isStreaming) await this.abort();
-		this.bash.flushPending();
-		const previousFile = this.slot.session.file;
-		const session = create();
-		const reason = EXTENSION_REASONS[kind];
-		await this.extensions.leaving(reason);
-		this.replaceSession(session, kind);
-		await this.extensions.started(reason, previousFile);
+	importSession(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }> {
+		return this.switcher.importSession(inputPath, cwdOverride);
+	}
+
+	/** Moves the active leaf to another entry (optionally summarising the branch left). */
+	navigateTree(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
+		return this.navigation.navigate(targetId, options);
+	}
+
+	/** Sets or (without a label) clears an entry's label. Throws `Entry <id> not found`. */
+	setLabel(entryId: string, label?: string): void {
+		this.slot.session.setLabel(entryId, label?.trim() || undefined);
+	}
+
+	/** While paused, prompts are queued (even when idle) and queued messages wait. */
+	pauseQueuedMessages(): void {
+		this.input.pause();
+	}
+
+	/** Ends a pause; queued messages are delivered (a run starts when the agent is idle). */
+	resumeQueuedMessages(): { released: boolean } {
+		return this.input.resume();
 	}
 
 	/**
 	 * Writes the session as one self-contained HTML file (default: `atomic-session-<id>.html` in the
 	 * cwd). In-memory sessions export too, to an explicit outputPath.
 	 */
-	async exportHtml(outputPath?: string): Promise<string> {
-		const session = this.slot.session;
-		// Without a session file there is no natural place for the export: ask for one.
-		if (!session.file && outputPath === undefined)
-			throw new Error("Cannot export in-memory session to HTML without an outputPath");
-		if (session.entries().length === 0) throw new Error("Nothing to export yet - start a conversation first");
-		const { exportSessionHtml } = await import("../export/index.js");
-		const target = resolve(this.cwdValue, outputPath ?? `atomic-session-${session.id}.html`);
-		return exportSessionHtml(
-			{
-				header: session.header,
-				entries: [...session.entries()],
-				leafId: session.leafId,
-				systemPrompt: this.agent.config.systemPrompt,
-				tools: this.agent.config.tools.map(({ name, description }) => ({ name, description })),
-			},
-			target,
-		);
+	exportHtml(outputPath?: string): Promise<string> {
+		return exportHtmlFile(this.slot.session, this.cwdValue, this.agent.config, outputPath);
 	}
 
 	/** Stops everything and closes the session file. Pending bash commands are cancelled first. */
@@ -494,7 +509,7 @@ export class AgentSession {
 		this.slot.retire();
 	}
 
-	private replaceSession(session: Session, reason: Replacement): void {
+	private adopt(session: Session, reason: Replacement): void {
 		const previous = this.slot;
 		const context = session.buildContext();
 		// A session brings back the model and level it recorded; a fresh one keeps the current ones.
@@ -554,47 +569,6 @@ export class AgentSession {
 		if (extra.length === 0) return this.options.tools(cwd);
 		const names = new Set(extra.map((tool) => tool.name));
 		return [...this.options.tools(cwd).filter((tool) => !names.has(tool.name)), ...extra];
-	}
-
-	/** What extensions may do with this session (see ExtensionHost). */
-	private extensionHost(): BridgeHost {
-		const session = this;
-		return {
-			get cwd() {
-				return session.cwdValue;
-			},
-			get model() {
-				return session.model;
-			},
-			sendMessage: (message, options) => session.input.sendCustomMessage(message, options),
-			sendUserMessage: (content, options) => session.input.sendUserMessage(content, options),
-			appendEntry: (customType, data) => session.record(() => session.slot.session.appendCustomEntry(customType, data)),
-			getCommands: () => session.resources.commandsNow(session.extensions.commands()),
-			setModel: async (model) => {
-				try {
-					session.setModel(model.provider, model.id);
-					return true;
-				} catch {
-					return false;
-				}
-			},
-			isIdle: () => !session.isStreaming,
-			abort: () => void session.abort(),
-			hasPendingMessages: () => session.agent.queuedCount > 0,
-			getContextUsage: () => session.getSessionStats().contextUsage,
-			reportError: (error) => {
-				process.stderr.write(`Extension error (${error.event}) in ${error.extensionPath}: ${error.error}\n`);
-				void session.hub.emit({ type: "extension_error", ...error });
-			},
-			onLoaded: () => {
-				const tools = session.allTools(session.cwdValue);
-				session.agent.config.tools = tools;
-				void session.resources.current.then((resources) => {
-					session.agent.config.systemPrompt = session.options.systemPrompt(session.cwdValue, tools, resources.skills);
-				});
-				void session.extensions.started("startup");
-			},
-		};
 	}
 
 	/** Runs a session write; a failure (disk full) is reported as a warning, never thrown into the run. */

@@ -1,5 +1,3 @@
-import type { RetrySettings } from "../agent/retry.js";
-import type { StreamFunction } from "../agent/types.js";
 import {
 	CompactionCancelledError,
 	type CompactionParameterInput,
@@ -10,23 +8,18 @@ import {
 	type RequestPlanner,
 	runCompaction,
 } from "../compaction/index.js";
-import { classifyErrorMessage } from "../llm/errors.js";
-import type { AssistantMessage, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
-import { uuidv7 } from "../session/ids.js";
+import type { Model } from "../llm/types.js";
 import type { Session } from "../session/session.js";
 import type { AgentSessionEvent, CompactionReason } from "./events.js";
+import { SideRequestCancelled, type SideRequestHost, sideRequest } from "./side-request.js";
 
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
 /** What compaction needs from the session it works for. */
-export interface CompactionHost {
+export interface CompactionHost extends SideRequestHost {
 	session(): Session;
 	model(): Model | undefined;
-	thinkingLevel(): ThinkingLevel;
-	requestOptions(model: Model): StreamOptions;
-	streamFunction: StreamFunction;
-	retrySettings(): RetrySettings;
 	/** settings.compaction (hand-edited, so validated when used). */
 	settings(): CompactionParameterInput | undefined;
 	/** Estimate of the current context size. */
@@ -152,66 +145,15 @@ export class CompactionControl {
 	/** One planner request to the session model, retrying transient failures like chat turns do. */
 	private planner(model: Model, reason: CompactionReason): RequestPlanner {
 		return async (systemPrompt, userText, signal) => {
-			const retry = this.host.retrySettings();
-			let attempt = 0;
-			for (;;) {
-				const reply = await this.requestOnce(model, systemPrompt, userText, signal);
-				const transient =
-					reply.stopReason === "error" && classifyErrorMessage(reply.errorMessage ?? "") === "transient";
-				if (!transient || !retry.enabled || attempt >= retry.maxRetries || signal?.aborted) {
-					if (attempt > 0) this.host.emit({ type: "summarization_retry_finished" });
-					return reply;
-				}
-				attempt++;
-				const delayMs = retry.baseDelayMs * 2 ** (attempt - 1);
-				this.host.emit({
-					type: "summarization_retry_scheduled",
-					attempt,
-					maxAttempts: retry.maxRetries,
-					delayMs,
-					errorMessage: reply.errorMessage ?? "error",
+			try {
+				return await sideRequest(this.host, model, { systemPrompt, userText }, signal, {
+					source: "compaction",
+					reason,
 				});
-				await sleep(delayMs, signal);
-				if (signal?.aborted) throw new CompactionCancelledError();
-				this.host.emit({ type: "summarization_retry_attempt_start", source: "compaction", reason });
+			} catch (error) {
+				if (error instanceof SideRequestCancelled) throw new CompactionCancelledError();
+				throw error;
 			}
 		};
 	}
-
-	private requestOnce(
-		model: Model,
-		systemPrompt: string,
-		userText: string,
-		signal?: AbortSignal,
-	): Promise<AssistantMessage> {
-		const level = this.host.thinkingLevel();
-		const options: StreamOptions = {
-			...this.host.requestOptions(model),
-			// A fresh id: the planner request shares no cache with the conversation.
-			sessionId: uuidv7(),
-			cacheRetention: "none",
-			reasoning: model.reasoning && level !== "off" ? level : undefined,
-		};
-		if (signal) options.signal = signal;
-		return this.host
-			.streamFunction(
-				model,
-				{ systemPrompt, messages: [{ role: "user", content: userText, timestamp: Date.now() }] },
-				options,
-			)
-			.result();
-	}
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-	return new Promise((resolve) => {
-		if (signal?.aborted) return resolve();
-		const timer = setTimeout(done, ms);
-		function done() {
-			clearTimeout(timer);
-			signal?.removeEventListener("abort", done);
-			resolve();
-		}
-		signal?.addEventListener("abort", done, { once: true });
-	});
 }

@@ -110,7 +110,8 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 			options.noSession
 				? inMemorySession({ cwd: sessionCwd, parentSession })
 				: createSession({ ...location, cwd: sessionCwd, parentSession }),
-		open: (path) => openSession(resolve(cwd, expandHome(path))),
+		open: (path, cwdOverride) =>
+			openSession(resolve(cwd, expandHome(path)), cwdOverride === undefined ? {} : { cwd: resolve(cwd, cwdOverride) }),
 	};
 
 	const toolNames = options.tools;

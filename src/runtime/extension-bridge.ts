@@ -140,12 +140,14 @@ export class ExtensionBridge {
 
 	/** Whether a replacement may go ahead (`session_before_switch`). */
 	async allowSwitch(reason: "new" | "resume" | "import", target?: string): Promise<boolean> {
+		await this.ready;
 		if (!this.runner) return true;
 		return !(await this.runner.beforeSessionSwitch(reason, target)).cancel;
 	}
 
 	/** Whether a fork or clone may go ahead (`session_before_fork`). */
 	async allowFork(entryId?: string): Promise<boolean> {
+		await this.ready;
 		if (!this.runner) return true;
 		return !(await this.runner.beforeFork(entryId)).cancel;
 	}

@@ -25,7 +25,9 @@ export interface InputGateHost {
 	 * Runs one prompt lifecycle with accepted messages; calls `onAccepted` before any event.
 	 * `abortAtStart`: an abort came while the prompt was being accepted; the run starts aborted.
 	 */
-	run(messages: AgentMessage[], onAccepted?: () => void, abortAtStart?: boolean): Promise<void>;
+	run(messages: AgentMessage[] | "continue", onAccepted?: () => void, abortAtStart?: boolean): Promise<void>;
+	/** Reports a failure nobody awaits. */
+	warn(message: string): void;
 	/** Records a message outside any run (it joins the conversation at once). */
 	append(message: AgentMessage): void;
 }
@@ -43,8 +45,33 @@ export class InputGate {
 	private readonly accepting = new Set<Promise<void>>();
 	/** Counts aborts, so a prompt accepted after an abort that arrived later can start aborted. */
 	private aborts = 0;
+	/** pause_queued_messages: every prompt is queued, even when idle, without hooks or expansion. */
+	private pausedValue = false;
 
 	constructor(private readonly host: InputGateHost) {}
+
+	get paused(): boolean {
+		return this.pausedValue;
+	}
+
+	/** While paused, prompts are queued (even when idle) and queued messages wait. */
+	pause(): void {
+		this.pausedValue = true;
+		this.host.agent.holdQueues = true;
+	}
+
+	/** Ends a pause; queued messages are delivered (a run starts when the agent is idle). */
+	resume(): { released: boolean } {
+		const released = this.pausedValue;
+		this.pausedValue = false;
+		this.host.agent.holdQueues = false;
+		if (released && !this.host.isStreaming() && this.host.agent.queuedCount > 0) {
+			void this.host
+				.run("continue")
+				.catch((error: unknown) => this.host.warn(`Could not deliver queued messages: ${String(error)}`));
+		}
+		return { released };
+	}
 
 	/** An abort arrived: prompts still being accepted start their run aborted. */
 	abortPending(): void {
@@ -92,7 +119,17 @@ export class InputGate {
 		await host.extensions.ready;
 		if (host.extensions.commandName(text)) {
 			// Extension commands run at once, even while streaming; the response follows them.
+			options.onCommandStart?.();
 			await host.extensions.runCommand(text);
+			options.onAccepted?.();
+			return;
+		}
+		if (this.paused) {
+			this.queue(
+				options.streamingBehavior === "followUp" ? "followUp" : "steer",
+				userMessage(text, options.images),
+				text,
+			);
 			options.onAccepted?.();
 			return;
 		}

@@ -46,10 +46,11 @@ export function selectModel(input: ModelSelectionInput): ModelSelection {
 		suffixLevel = resolved.thinkingLevel;
 		if (resolved.warning) warnings.push(resolved.warning);
 	} else if (input.cliProvider) {
-		if (!registry.isKnownProvider(input.cliProvider)) {
+		const provider = input.cliProvider.toLowerCase();
+		model = registry.all().find((candidate) => candidate.provider.toLowerCase() === provider);
+		if (!model) {
 			throw new Error(`Unknown provider "${input.cliProvider}". Use --list-models to see available providers/models.`);
 		}
-		model = registry.all().find((candidate) => candidate.provider === input.cliProvider);
 	}
 	let restored = false;
 	if (!model && input.sessionModel) {

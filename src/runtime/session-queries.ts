@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { type AgentMessage, messageText } from "../agent/messages.js";
 import type { Model, ThinkingLevel } from "../llm/types.js";
 import type { Session } from "../session/session.js";
@@ -40,4 +41,31 @@ export function statsOf(session: Session, model: Model | undefined, contextToken
 		model,
 		contextTokens,
 	});
+}
+
+/**
+ * Writes a session as one self-contained HTML file (default: `atomic-session-<id>.html` in `cwd`).
+ * An in-memory session needs an explicit outputPath.
+ */
+export async function exportHtmlFile(
+	session: Session,
+	cwd: string,
+	config: { systemPrompt?: string; tools: readonly { name: string; description: string }[] },
+	outputPath?: string,
+): Promise<string> {
+	// Without a session file there is no natural place for the export: ask for one.
+	if (!session.file && outputPath === undefined)
+		throw new Error("Cannot export in-memory session to HTML without an outputPath");
+	if (session.entries().length === 0) throw new Error("Nothing to export yet - start a conversation first");
+	const { exportSessionHtml } = await import("../export/index.js");
+	return exportSessionHtml(
+		{
+			header: session.header,
+			entries: [...session.entries()],
+			leafId: session.leafId,
+			systemPrompt: config.systemPrompt,
+			tools: config.tools.map(({ name, description }) => ({ name, description })),
+		},
+		resolve(cwd, outputPath ?? `atomic-session-${session.id}.html`),
+	);
 }

@@ -45,6 +45,7 @@ describe("parseArgs", () => {
 		[["--version"], { version: true }],
 		[["-v"], { version: true }],
 		[["--help"], { help: true }],
+		[["--rpc-schema"], { rpcSchema: true }],
 		[["-h"], { help: true }],
 		[["-e", "a.ts", "--extension", "b.ts"], { extensions: ["a.ts", "b.ts"] }],
 		[["--no-extensions"], { noExtensions: true }],
@@ -56,6 +57,7 @@ describe("parseArgs", () => {
 		[["--tools", "read, bash,,grep"], { tools: ["read", "bash", "grep"] }],
 		[["--no-tools"], { tools: [] }],
 		[["--append-system-prompt", "Be terse."], { appendSystemPrompt: "Be terse." }],
+		[["--no-themes", "--offline", "--verbose"], {}],
 	])("parses %j", (argv, expected) => {
 		expect(parseArgs(argv)).toEqual({ ...defaults, ...expected });
 	});
@@ -82,6 +84,7 @@ describe("parseArgs", () => {
 			"-v",
 			"--help",
 			"-h",
+			"--rpc-schema",
 			"--extension",
 			"-e",
 			"--no-extensions",
@@ -93,6 +96,9 @@ describe("parseArgs", () => {
 			"--tools",
 			"--no-tools",
 			"--append-system-prompt",
+			"--no-themes",
+			"--offline",
+			"--verbose",
 		]);
 		expect(new Set(FLAGS.flatMap((flag) => flag.names))).toEqual(tested);
 	});

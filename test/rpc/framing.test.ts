@@ -45,6 +45,12 @@ const ALL_COMMANDS = [
 	"set_session_name",
 	"get_commands",
 	"clear_queue",
+	"import_session",
+	"user_bash",
+	"set_label",
+	"navigate_tree",
+	"pause_queued_messages",
+	"resume_queued_messages",
 ];
 
 /** Writes raw input, then a get_state barrier; returns the records written in between. */

@@ -43,6 +43,7 @@ describe("state and models", () => {
 			autoCompactionEnabled: true,
 			messageCount: 0,
 			pendingMessageCount: 0,
+			queuedMessagesPaused: false,
 		});
 	});
 

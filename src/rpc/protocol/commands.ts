@@ -95,6 +95,41 @@ export const COMMANDS = {
 	set_session_name: command("set_session_name", { name: Type.String() }, "Set the session's display name."),
 	get_commands: command("get_commands", {}, "Extension commands, prompt templates and skills."),
 	clear_queue: command("clear_queue", {}, "Remove every queued steering and follow-up message."),
+	import_session: command(
+		"import_session",
+		{ inputPath: Type.String(), cwdOverride: Type.Optional(Type.String()) },
+		"Copy a session file into the session directory and switch to it.",
+	),
+	user_bash: command(
+		"user_bash",
+		{ command: Type.String(), excludeFromContext: Type.Optional(Type.Boolean()) },
+		"Like bash, offered to extensions' user_bash hook first.",
+	),
+	set_label: command(
+		"set_label",
+		{ entryId: Type.String(), label: Type.Optional(Type.String()) },
+		"Set or (without label) clear the label of a session entry.",
+	),
+	navigate_tree: command(
+		"navigate_tree",
+		{
+			targetId: Type.String(),
+			options: Type.Optional(
+				Type.Object({
+					summarize: Type.Optional(Type.Boolean()),
+					customInstructions: Type.Optional(Type.String()),
+					label: Type.Optional(Type.String()),
+				}),
+			),
+		},
+		"Move the active leaf to another entry of the session tree.",
+	),
+	pause_queued_messages: command(
+		"pause_queued_messages",
+		{},
+		"Queue every prompt (even when idle) and hold queued messages until resumed.",
+	),
+	resume_queued_messages: command("resume_queued_messages", {}, "End a pause and deliver the queued messages."),
 } satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMANDS;

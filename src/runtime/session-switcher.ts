@@ -1,0 +1,115 @@
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { messageText } from "../agent/messages.js";
+import { readSessionHeader } from "../session/header-reader.js";
+import type { Session } from "../session/session.js";
+import { isKnownEntry } from "../session/types.js";
+import type { SessionFactory } from "./agent-session-types.js";
+import type { ExtensionBridge } from "./extension-bridge.js";
+import type { SessionSlot } from "./session-slot.js";
+
+export type Replacement = "new" | "switch" | "fork" | "clone" | "import";
+
+/** The reason extensions see in session_shutdown / session_start for each replacement. */
+const EXTENSION_REASONS = { new: "new", switch: "resume", fork: "fork", clone: "fork", import: "import" } as const;
+
+export interface SessionSwitcherHost {
+	factory: SessionFactory;
+	extensions: ExtensionBridge;
+	current(): SessionSlot;
+	cwd(): string;
+	/** Ends the current run and records bash results that were waiting for it. */
+	settle(): Promise<void>;
+	/** Makes `session` the current one (conversation, model, cwd). */
+	adopt(session: Session, kind: Replacement): void;
+}
+
+/**
+ * The operations that replace the current session: new, switch, fork, clone, import. Each asks
+ * extensions first (they may cancel: `{cancelled: true}`), ends the current run, lets extensions
+ * close (session_shutdown), builds the new session (a failure there changes nothing else),
+ * adopts it and announces it (session_start). Running bash requests keep their session.
+ */
+export class SessionSwitcher {
+	constructor(private readonly host: SessionSwitcherHost) {}
+
+	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
+		if (!(await this.host.extensions.allowSwitch("new"))) return { cancelled: true };
+		await this.replace("new", () =>
+			this.host.factory.create({ cwd: this.host.cwd(), parentSession: options.parentSession }),
+		);
+		return { cancelled: false };
+	}
+
+	async switchSession(path: string): Promise<{ cancelled: boolean }> {
+		const target = resolve(this.host.cwd(), path);
+		if (!(await this.host.extensions.allowSwitch("resume", target))) return { cancelled: true };
+		await this.replace("switch", () => this.open(target));
+		return { cancelled: false };
+	}
+
+	/** Returns the text of the message forked from, also when an extension cancelled the fork. */
+	async fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
+		const source = this.host.current().session.getEntry(entryId);
+		if (!source || !isKnownEntry(source) || source.type !== "message" || source.message.role !== "user")
+			throw new Error("Invalid entry ID for forking");
+		const text = messageText(source.message);
+		if (!(await this.host.extensions.allowFork(entryId))) return { text, cancelled: true };
+		await this.replace("fork", () => this.host.current().session.forkBefore(entryId).session);
+		return { text, cancelled: false };
+	}
+
+	async clone(): Promise<{ cancelled: boolean }> {
+		const session = this.host.current().session;
+		if (!(await this.host.extensions.allowFork(session.leafId ?? undefined))) return { cancelled: true };
+		await this.replace("clone", () => this.host.current().session.cloneAtLeaf());
+		return { cancelled: false };
+	}
+
+	/**
+	 * Copies a session file into the session directory and switches to it. `cwdOverride` replaces
+	 * the working directory its header names.
+	 */
+	async importSession(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }> {
+		const source = resolve(this.host.cwd(), inputPath);
+		if (!existsSync(source)) throw new Error(`File not found: ${source}`);
+		if (!readSessionHeader(source)) throw new Error(`Not an Atomic session file: ${source}`);
+		const directory = this.host.current().session.sessionDir;
+		if (directory === undefined) throw new Error("Cannot import a session into an in-memory session (--no-session)");
+		if (!(await this.host.extensions.allowSwitch("import", source))) return { cancelled: true };
+		await this.replace("import", () => {
+			mkdirSync(directory, { recursive: true });
+			const target = uniquePath(join(directory, basename(source)), source);
+			if (target !== source) copyFileSync(source, target);
+			return this.host.factory.open(target, cwdOverride);
+		});
+		return { cancelled: false };
+	}
+
+	private open(target: string): Session {
+		const current = this.host.current();
+		// Reopening the current file: release it first (one writer per file).
+		if (current.session.file === target) current.retire();
+		return this.host.factory.open(target);
+	}
+
+	private async replace(kind: Replacement, create: () => Session): Promise<void> {
+		await this.host.settle();
+		const previousFile = this.host.current().session.file;
+		const session = create();
+		const reason = EXTENSION_REASONS[kind];
+		await this.host.extensions.leaving(reason);
+		this.host.adopt(session, kind);
+		await this.host.extensions.started(reason, previousFile);
+	}
+}
+
+/** `path`, or `path` with a numeric suffix when another file already has that name. */
+function uniquePath(path: string, source: string): string {
+	if (!existsSync(path) || resolve(path) === resolve(source)) return path;
+	const base = path.replace(/\.jsonl$/, "");
+	for (let index = 1; ; index++) {
+		const candidate = `${base}-${index}.jsonl`;
+		if (!existsSync(candidate)) return candidate;
+	}
+}
