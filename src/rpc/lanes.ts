@@ -30,7 +30,6 @@ const LONG: ReadonlySet<CommandType> = new Set<CommandType>([
 	"navigate_tree",
 ]);
 
-
 /**
  * Decides when each command runs. Most commands take the ordered lane: one at a time, in arrival
  * order, and when the lane is idle the command starts at once (synchronously), so an `abort`
