@@ -1,5 +1,5 @@
 import type { AssistantMessage } from "../llm/types.js";
-import { wireEvent } from "../rpc/wire-events.js";
+import { createWireEncoder } from "../rpc/wire-events.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 
 /**
@@ -8,9 +8,10 @@ import type { AgentSession } from "../runtime/agent-session.js";
  */
 export async function runPrintMode(session: AgentSession, prompt: string, mode: "text" | "json"): Promise<number> {
 	let last: AssistantMessage | undefined;
+	const encode = createWireEncoder();
 	session.subscribe((event) => {
 		if (event.type === "message_end" && event.message.role === "assistant") last = event.message;
-		if (mode === "json") process.stdout.write(`${JSON.stringify(wireEvent(event))}\n`);
+		if (mode === "json") process.stdout.write(`${JSON.stringify(encode(event))}\n`);
 	});
 	const onSignal = () => void session.abort();
 	process.once("SIGINT", onSignal);

@@ -6,7 +6,7 @@ import { Lanes } from "./lanes.js";
 import type { OutputWriter } from "./output.js";
 import type { Command } from "./protocol/commands.js";
 import { parseInput } from "./protocol/validate.js";
-import { wireEvent } from "./wire-events.js";
+import { createWireEncoder } from "./wire-events.js";
 
 /**
  * The RPC dispatcher: validates each input record, runs it on its lane, writes exactly one
@@ -24,7 +24,8 @@ export class RpcServer {
 		/** Called after each command's response was written. */
 		private readonly afterResponse: () => void = () => undefined,
 	) {
-		this.unsubscribe = session.subscribe((event) => this.writer.write(wireEvent(event)));
+		const encode = createWireEncoder();
+		this.unsubscribe = session.subscribe((event) => this.writer.write(encode(event)));
 	}
 
 	/** Handles one input record (called in input order). */

@@ -82,10 +82,15 @@ describe("the RPC schema rejects mistakes", () => {
 		expectRejected("response.error", { type: "response", command: "parse", success: false }, "error");
 	});
 
-	it("rejects a message_update without usage and a delta of an unknown kind", () => {
+	it("accepts a message_update with or without usage, rejects a malformed usage and an unknown delta", () => {
 		const delta = { type: "text_delta", contentIndex: 0, delta: "hi" };
 		expect(outputRecordProblems({ type: "message_update", assistantMessageEvent: delta, usage: USAGE })).toEqual([]);
-		expectRejected("event.message_update", { type: "message_update", assistantMessageEvent: delta }, "usage");
+		expect(outputRecordProblems({ type: "message_update", assistantMessageEvent: delta })).toEqual([]);
+		expectRejected(
+			"event.message_update",
+			{ type: "message_update", assistantMessageEvent: delta, usage: {} },
+			"usage",
+		);
 		const unknownDelta = { type: "message_update", assistantMessageEvent: { type: "text_more" }, usage: USAGE };
 		expect(typeboxErrors("event.message_update", unknownDelta).length).toBeGreaterThan(0);
 		expect(documentErrors("event.message_update", unknownDelta).length).toBeGreaterThan(0);

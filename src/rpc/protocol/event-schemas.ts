@@ -45,8 +45,8 @@ export const EVENTS: Record<string, TObject> = {
 	message_start: event("message_start", { message: Type.Ref("AgentMessage") }, "A message begins"),
 	message_update: event(
 		"message_update",
-		{ assistantMessageEvent: Type.Ref("AssistantMessageEvent"), usage: Type.Ref("Usage") },
-		"A streaming delta of the assistant reply and the usage so far (no partial message)",
+		{ assistantMessageEvent: Type.Ref("AssistantMessageEvent"), usage: Type.Optional(Type.Ref("Usage")) },
+		"A streaming delta of the assistant reply (no partial message); usage so far in the first update of a message and whenever it changed",
 	),
 	message_end: event("message_end", { message: Type.Ref("AgentMessage") }, "A message is complete"),
 	tool_execution_start: event(
