@@ -88,10 +88,15 @@ export class InputGate {
 	 * event; resolves when its lifecycle has settled (at once when it was queued or handled).
 	 */
 	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
-		let release: () => void = () => undefined;
+		let resolveAccepting: () => void = () => undefined;
 		const accepting = new Promise<void>((resolve) => {
-			release = resolve;
+			resolveAccepting = resolve;
 		});
+		// Leaves the set the moment it resolves: settled() must never wait on a resolved entry.
+		const release = () => {
+			this.accepting.delete(accepting);
+			resolveAccepting();
+		};
 		this.accepting.add(accepting);
 		const aborts = this.aborts;
 		try {
@@ -108,7 +113,6 @@ export class InputGate {
 			);
 		} finally {
 			release();
-			this.accepting.delete(accepting);
 		}
 	}
 
