@@ -1,2 +1,51 @@
 // The SDK entry point: everything an embedder imports from "atomic-agent".
+//  - the LLM layer (models, streaming, the catalog and models.json, credentials);
+//  - AgentSession and createAgentSession: the whole agent in-process;
+//  - RpcClient: the same agent as a subprocess over the JSON-lines protocol;
+//  - the types an extension is written against.
+
+export type { AgentMessage } from "./agent/messages.js";
+export type { AgentEvent, AgentTool, AgentToolResult } from "./agent/types.js";
+export type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolDefinition } from "./extensions/types.js";
 export * from "./llm/index.js";
+export {
+	type BashOptions,
+	type CallOptions,
+	CLIENT_PROTOCOL_VERSION,
+	type CommandInput,
+	type CommandResults,
+	DEFAULT_TIMEOUT_MS,
+	type ModelCapabilityClaims,
+	type ModelInfo,
+	type ProcessExit,
+	type PromptOptions as RpcPromptOptions,
+	type PromptOutcome,
+	RpcClient,
+	type RpcClientOptions,
+	RpcCommandError,
+	type RpcModel,
+	RpcProcessError,
+	RpcTimeoutError,
+	type Timeout,
+	type TimeoutPolicy,
+	type UiRequestHandler,
+	UNTIMED_COMMANDS,
+	type WaitOptions,
+} from "./rpc/client/index.js";
+export type * from "./rpc/client/types.js";
+export {
+	AgentSession,
+	type AgentSessionOptions,
+	BUSY_PROMPT_MESSAGE,
+	NO_MODEL_MESSAGE,
+	type PromptOptions,
+	type SessionState,
+	type StreamingBehavior,
+} from "./runtime/agent-session.js";
+export {
+	type CreateAgentSessionOptions,
+	type CreatedAgentSession,
+	createAgentSession,
+} from "./runtime/create-agent-session.js";
+export type { AgentSessionEvent, AgentSessionListener, CompactionReason } from "./runtime/events.js";
+export type { SessionStats } from "./runtime/stats.js";

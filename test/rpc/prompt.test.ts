@@ -61,7 +61,7 @@ describe("prompt", () => {
 		const reported = updates.filter((update) => update.usage !== undefined).map((update) => update.usage);
 		expect(reported.length).toBeLessThan(updates.length);
 		expect(new Set(reported.map((usage) => JSON.stringify(usage))).size).toBe(reported.length);
-		const end = agent.since(start, "message_end").at(-1) as { message: { usage: { output: number } } };
+		const end = agent.since(start, "message_end").at(-1) as unknown as { message: { usage: { output: number } } };
 		expect(reported.at(-1)).toMatchObject({ output: end.message.usage.output });
 		const deltas = updates
 			.map((update) => update.assistantMessageEvent as { type: string; delta?: string })

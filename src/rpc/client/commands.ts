@@ -1,0 +1,189 @@
+import type { AgentMessage } from "../../agent/messages.js";
+import type { ImageContent, ThinkingLevel } from "../../llm/types.js";
+import type { CommandOf } from "../protocol/commands.js";
+import { type Fields, RpcConnection } from "./connection.js";
+import { toModelInfo } from "./model-info.js";
+import type { CallOptions } from "./options.js";
+import type { CommandResults, ModelInfo, RpcModel } from "./results.js";
+
+type QueueMode = CommandOf<"set_steering_mode">["mode"];
+
+/**
+ * One method per command (prompting, bash and the waits are in RpcClient). Each sends its
+ * command with typed fields and resolves with the response's typed `data` (unwrapped where the
+ * data is a single field). A new command is one method here plus its entry in CommandResults.
+ */
+export class RpcCommands extends RpcConnection {
+	steer(message: string, images?: ImageContent[], options?: CallOptions): Promise<void> {
+		return this.call("steer", { message, images }, options);
+	}
+
+	followUp(message: string, images?: ImageContent[], options?: CallOptions): Promise<void> {
+		return this.call("follow_up", { message, images }, options);
+	}
+
+	abort(options?: CallOptions): Promise<void> {
+		return this.call("abort", {}, options);
+	}
+
+	clearQueue(options?: CallOptions): Promise<CommandResults["clear_queue"]> {
+		return this.call("clear_queue", {}, options);
+	}
+
+	setSteeringMode(mode: QueueMode, options?: CallOptions): Promise<void> {
+		return this.call("set_steering_mode", { mode }, options);
+	}
+
+	setFollowUpMode(mode: QueueMode, options?: CallOptions): Promise<void> {
+		return this.call("set_follow_up_mode", { mode }, options);
+	}
+
+	// ------------------------------------------------------------------ state and models
+
+	getState(options?: CallOptions): Promise<CommandResults["get_state"]> {
+		return this.call("get_state", {}, options);
+	}
+
+	async getMessages(options?: CallOptions): Promise<AgentMessage[]> {
+		return (await this.call("get_messages", {}, options)).messages;
+	}
+
+	setModel(provider: string, modelId: string, options?: CallOptions): Promise<RpcModel> {
+		return this.call("set_model", { provider, modelId }, options);
+	}
+
+	cycleModel(direction?: "forward" | "backward", options?: CallOptions): Promise<CommandResults["cycle_model"]> {
+		return this.call("cycle_model", { direction }, options);
+	}
+
+	/** The models with credentials, in the small ModelInfo shape (with capability claims as `compat`). */
+	async getAvailableModels(options?: CallOptions): Promise<ModelInfo[]> {
+		return (await this.getAvailableModelsFull(options)).map(toModelInfo);
+	}
+
+	/** The models with credentials, as full Model objects. */
+	async getAvailableModelsFull(options?: CallOptions): Promise<RpcModel[]> {
+		return (await this.call("get_available_models", {}, options)).models;
+	}
+
+	logoutProvider(provider: string, options?: CallOptions): Promise<CommandResults["logout_provider"]> {
+		return this.call("logout_provider", { provider }, options);
+	}
+
+	setThinkingLevel(level: ThinkingLevel, options?: CallOptions): Promise<void> {
+		return this.call("set_thinking_level", { level }, options);
+	}
+
+	cycleThinkingLevel(options?: CallOptions): Promise<CommandResults["cycle_thinking_level"]> {
+		return this.call("cycle_thinking_level", {}, options);
+	}
+
+	async getAvailableThinkingLevels(options?: CallOptions): Promise<ThinkingLevel[]> {
+		return (await this.call("get_available_thinking_levels", {}, options)).levels;
+	}
+
+	// ------------------------------------------------------------------ compaction, retry, bash
+
+	compact(parameters: Fields<"compact"> = {}, options?: CallOptions): Promise<CommandResults["compact"]> {
+		return this.call("compact", parameters, options);
+	}
+
+	abortCompaction(options?: CallOptions): Promise<void> {
+		return this.call("abort_compaction", {}, options);
+	}
+
+	setAutoCompaction(enabled: boolean, options?: CallOptions): Promise<void> {
+		return this.call("set_auto_compaction", { enabled }, options);
+	}
+
+	setAutoRetry(enabled: boolean, options?: CallOptions): Promise<void> {
+		return this.call("set_auto_retry", { enabled }, options);
+	}
+
+	abortRetry(options?: CallOptions): Promise<void> {
+		return this.call("abort_retry", {}, options);
+	}
+
+	/** Cancels the bash command with this request id, or all of them. */
+	abortBash(requestId?: string | number, options?: CallOptions): Promise<void> {
+		return this.call("abort_bash", { requestId }, options);
+	}
+
+	// ------------------------------------------------------------------ session
+
+	newSession(parentSession?: string, options?: CallOptions): Promise<CommandResults["new_session"]> {
+		return this.call("new_session", { parentSession }, options);
+	}
+
+	switchSession(sessionPath: string, options?: CallOptions): Promise<CommandResults["switch_session"]> {
+		return this.call("switch_session", { sessionPath }, options);
+	}
+
+	fork(entryId: string, options?: CallOptions): Promise<CommandResults["fork"]> {
+		return this.call("fork", { entryId }, options);
+	}
+
+	clone(options?: CallOptions): Promise<CommandResults["clone"]> {
+		return this.call("clone", {}, options);
+	}
+
+	async getForkMessages(options?: CallOptions): Promise<CommandResults["get_fork_messages"]["messages"]> {
+		return (await this.call("get_fork_messages", {}, options)).messages;
+	}
+
+	getEntries(since?: string, options?: CallOptions): Promise<CommandResults["get_entries"]> {
+		return this.call("get_entries", { since }, options);
+	}
+
+	getTree(options?: CallOptions): Promise<CommandResults["get_tree"]> {
+		return this.call("get_tree", {}, options);
+	}
+
+	/** The text of the last assistant message, or null when there is none. */
+	async getLastAssistantText(options?: CallOptions): Promise<string | null> {
+		return (await this.call("get_last_assistant_text", {}, options)).text;
+	}
+
+	setSessionName(name: string, options?: CallOptions): Promise<void> {
+		return this.call("set_session_name", { name }, options);
+	}
+
+	getSessionStats(options?: CallOptions): Promise<CommandResults["get_session_stats"]> {
+		return this.call("get_session_stats", {}, options);
+	}
+
+	/** Writes the session as HTML; resolves with the file's path. */
+	async exportHtml(outputPath?: string, options?: CallOptions): Promise<string> {
+		return (await this.call("export_html", { outputPath }, options)).path;
+	}
+
+	async getCommands(options?: CallOptions): Promise<CommandResults["get_commands"]["commands"]> {
+		return (await this.call("get_commands", {}, options)).commands;
+	}
+
+	/** Queue every prompt (even when idle) and hold queued messages until resumed. */
+	pauseQueuedMessages(options?: CallOptions): Promise<void> {
+		return this.call("pause_queued_messages", {}, options);
+	}
+
+	resumeQueuedMessages(options?: CallOptions): Promise<CommandResults["resume_queued_messages"]> {
+		return this.call("resume_queued_messages", {}, options);
+	}
+
+	importSession(inputPath: string, cwdOverride?: string, options?: CallOptions): Promise<{ cancelled: boolean }> {
+		return this.call("import_session", { inputPath, cwdOverride }, options);
+	}
+
+	/** Sets the label of a session entry, or clears it (no label). */
+	setLabel(entryId: string, label?: string, options?: CallOptions): Promise<void> {
+		return this.call("set_label", { entryId, label }, options);
+	}
+
+	navigateTree(
+		targetId: string,
+		navigation?: Fields<"navigate_tree">["options"],
+		options?: CallOptions,
+	): Promise<CommandResults["navigate_tree"]> {
+		return this.call("navigate_tree", { targetId, options: navigation }, options);
+	}
+}

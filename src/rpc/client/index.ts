@@ -1,0 +1,16 @@
+export { type BashOptions, type PromptOptions, RpcClient, type WaitOptions } from "./client.js";
+export { CLIENT_PROTOCOL_VERSION } from "./connection.js";
+export { RpcCommandError, RpcProcessError, RpcTimeoutError } from "./errors.js";
+export type { CallOptions, RpcClientOptions } from "./options.js";
+export { DEFAULT_TIMEOUT_MS, type Timeout, type TimeoutPolicy, UNTIMED_COMMANDS } from "./pending.js";
+export type { ProcessExit } from "./process.js";
+export type {
+	CommandInput,
+	CommandResults,
+	ModelCapabilityClaims,
+	ModelInfo,
+	PromptOutcome,
+	RpcModel,
+} from "./results.js";
+export type * from "./types.js";
+export type { UiRequestHandler } from "./ui.js";
