@@ -1,7 +1,7 @@
 /**
  * Session store benchmarks: opening a ~100 MB session and building its context, and listing 500
  * sessions (cold, from the index, and after appends). Run by hand:
- *   node bench/run-ts.mjs bench/session-open.bench.ts [sizeMB]
+ *   node scripts/run-ts.mjs bench/session-open.bench.ts [sizeMB]
  */
 import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
-// Runs a TypeScript bench entry: bundles it with esbuild into a temporary ESM file, then imports
-// it. Usage: node bench/run-ts.mjs bench/session-open.bench.ts [args...]
+// Runs a TypeScript entry (bench, demo): bundles it with esbuild into a temporary ESM file, then imports
+// it. Usage: node scripts/run-ts.mjs bench/session-open.bench.ts [args...]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -8,7 +8,7 @@ import { build } from "esbuild";
 
 const entry = process.argv[2];
 if (!entry) {
-	console.error("usage: node bench/run-ts.mjs <entry.ts> [args...]");
+	console.error("usage: node scripts/run-ts.mjs <entry.ts> [args...]");
 	process.exit(2);
 }
 const outDir = mkdtempSync(join(tmpdir(), "atomic-bench-"));

@@ -1,0 +1,28 @@
+// Cold start: spawn → the response to a get_state written at once; peak RSS (VmHWM) at that moment.
+import { monotonicMicros } from "../clock.mjs";
+
+const kbPerMb = 1024;
+
+export default {
+	id: "cold-start",
+	rows: [
+		{ key: "coldStartMs", label: "cold start → first get_state response", unit: "ms", goal: { max: 120 } },
+		{ key: "peakRssMb", label: "peak RSS at that point", unit: "MB", goal: { max: 60 } },
+	],
+	async measure(spec, context) {
+		const agent = context.launch(spec);
+		try {
+			// Written before the agent reads stdin: the pipe holds it until the agent is ready.
+			const { response } = await agent.ok({ type: "get_state" });
+			return {
+				coldStartMs: response.time - agent.startedAt,
+				peakRssMb: agent.peakRssKb() / kbPerMb,
+				treeRssMb: agent.treeRssKb() / kbPerMb,
+				// For `profile-summary.mjs --window`.
+				monotonicMicros: [agent.startedAt, response.time].map(monotonicMicros),
+			};
+		} finally {
+			await agent.close();
+		}
+	},
+};

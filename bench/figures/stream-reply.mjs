@@ -1,0 +1,52 @@
+// One 2000-token reply, one token per delta: stdout volume and message_update throughput.
+import { mockDeltaRate } from "../mock.mjs";
+import { median } from "../report.mjs";
+import { warmFigure } from "./warm.mjs";
+
+const message = "stream [[tokens=2000]]";
+
+const figure = warmFigure({
+	id: "stream-reply",
+	rows: [
+		{ key: "stdoutMb", label: "stdout bytes for one 2000-token reply", unit: "MB", goal: { max: 0.5 } },
+		{
+			key: "updatesPerSecond",
+			label: "message_update events per second (2000-token reply)",
+			unit: "k/s",
+			goal: { min: 30 },
+		},
+	],
+	warmups: [message],
+	async measure(agent) {
+		const { from, end } = await agent.prompt(message);
+		// Everything the prompt produced on stdout, from its response through agent_end.
+		const records = agent.records.slice(from, end.index + 1);
+		const updates = records.filter((record) => record.type === "message_update");
+		const first = updates[0];
+		const last = updates[updates.length - 1];
+		if (!first || !last || last.time <= first.time)
+			throw new Error(`too few message_update events (${updates.length})`);
+		return {
+			stdoutMb: records.reduce((sum, record) => sum + record.bytes, 0) / 1024 / 1024,
+			updatesPerSecond: updates.length / (last.time - first.time),
+			updates: updates.length,
+		};
+	},
+});
+
+export default {
+	...figure,
+	/** The mock's own streaming rate for the same reply: the ceiling for the events-per-second row. */
+	async baseline(context, runs) {
+		// Two unmeasured replies first: the fetch client in this process needs warming as much as the agents.
+		for (let run = 0; run < 2; run++) await mockDeltaRate(context.baseUrl, 2000);
+		const rates = [];
+		for (let run = 0; run < Math.max(runs, 5); run++) rates.push(await mockDeltaRate(context.baseUrl, 2000));
+		return {
+			label: "mock alone, text deltas per second (2000-token reply)",
+			unit: "k/s",
+			median: median(rates),
+			runs: rates,
+		};
+	},
+};

@@ -1,0 +1,14 @@
+// A 20-token prompt on a warm agent: prompt sent → agent_end.
+import { warmFigure } from "./warm.mjs";
+
+const message = "warm [[tokens=20]]";
+
+export default warmFigure({
+	id: "warm-prompt",
+	rows: [{ key: "warmPromptMs", label: "warm 20-token prompt → agent_end", unit: "ms", goal: { max: 5 } }],
+	warmups: [message, message, message],
+	async measure(agent) {
+		const { sentAt, end } = await agent.prompt(message);
+		return { warmPromptMs: end.time - sentAt };
+	},
+});

@@ -1,0 +1,158 @@
+// `npm run bench`: Atomic side by side with the pi peers over one loopback model server.
+//   npm run bench -- [--only <figure>[,<figure>]] [--runs N] [--agents atomic,pi-1.6.0,pi-0.73.1] [--no-install]
+//                    [--profile <dir>]   (Atomic runs under `node --cpu-prof`, profiles written to <dir>;
+//                                         summarise one with `node bench/profile-summary.mjs <file>`)
+// Prints the table (medians and us/peer ratios) on stdout, progress on stderr, and writes
+// bench/results/<timestamp>.json and bench/results/latest.json.
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Agent } from "./agent.mjs";
+import bigPrompt from "./figures/big-prompt.mjs";
+import coldStart from "./figures/cold-start.mjs";
+import directBash from "./figures/direct-bash.mjs";
+import rssGrowth from "./figures/rss-growth.mjs";
+import sessionOpen from "./figures/session-open.mjs";
+import streamReply from "./figures/stream-reply.mjs";
+import toolLoop from "./figures/tool-loop.mjs";
+import warmPrompt from "./figures/warm-prompt.mjs";
+import { startMock } from "./mock.mjs";
+import { agentIds, resolveAgents } from "./peers.mjs";
+import { formatValue, renderTable, summarise, writeResults } from "./report.mjs";
+
+const allFigures = [coldStart, streamReply, warmPrompt, toolLoop, bigPrompt, rssGrowth, directBash, sessionOpen];
+
+function parseOptions() {
+	const { values } = parseArgs({
+		options: {
+			only: { type: "string", multiple: true },
+			runs: { type: "string", default: "5" },
+			agents: { type: "string", default: agentIds.join(",") },
+			"no-install": { type: "boolean", default: false },
+			profile: { type: "string" },
+			help: { type: "boolean", default: false },
+		},
+	});
+	if (values.help) {
+		console.log(
+			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
+		);
+		process.exit(0);
+	}
+	const only = (values.only ?? []).flatMap((list) => list.split(",")).filter(Boolean);
+	const unknown = only.filter((id) => !allFigures.some((figure) => figure.id === id));
+	if (unknown.length > 0)
+		throw new Error(`unknown figure(s) ${unknown.join(", ")}; known: ${allFigures.map((f) => f.id).join(", ")}`);
+	const runs = Number(values.runs);
+	if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
+	const agents = values.agents.split(",").filter(Boolean);
+	const badAgents = agents.filter((id) => !agentIds.includes(id));
+	if (badAgents.length > 0) throw new Error(`unknown agent(s) ${badAgents.join(", ")}; known: ${agentIds.join(", ")}`);
+	return {
+		figures: only.length > 0 ? allFigures.filter((figure) => only.includes(figure.id)) : allFigures,
+		runs,
+		agents,
+		allowInstall: !values["no-install"],
+		atomicNodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(values.profile)}`] : [],
+	};
+}
+
+function describeError(error) {
+	return error instanceof Error ? error.message.split("\n")[0].slice(0, 300) : String(error);
+}
+
+function describeRun(figure, result) {
+	return figure.rows.map((row) => `${row.key}=${formatValue(result[row.key], row.unit)}`).join(" ");
+}
+
+/**
+ * Runs one figure for every agent. Runs are interleaved (run 1 of each agent, then run 2, …) so that
+ * drifting background load spreads over all agents instead of landing on one.
+ */
+async function runFigure(figure, specs, context, defaultRuns) {
+	const outcomes = {};
+	const states = new Map();
+	for (const spec of specs) {
+		if (figure.atomicOnly && spec.id !== "atomic") outcomes[spec.id] = { skipped: "Atomic only" };
+		else if (!spec.available) outcomes[spec.id] = { error: spec.reason };
+	}
+	const active = () => specs.filter((spec) => outcomes[spec.id] === undefined || outcomes[spec.id].runs);
+	for (const spec of active()) {
+		try {
+			states.set(spec.id, figure.prepare ? await figure.prepare(spec, context) : undefined);
+			outcomes[spec.id] = { runs: [] };
+		} catch (error) {
+			outcomes[spec.id] = { error: `setup failed: ${describeError(error)}` };
+			console.error(`# ${figure.id} ${spec.id}: ${outcomes[spec.id].error}`);
+		}
+	}
+	const runs = figure.runs ?? defaultRuns;
+	try {
+		for (let run = 1; run <= runs; run++) {
+			for (const spec of active()) {
+				try {
+					const result = await figure.measure(spec, context, states.get(spec.id));
+					outcomes[spec.id].runs.push(result);
+					console.error(`# ${figure.id} ${spec.id} run ${run}/${runs}: ${describeRun(figure, result)}`);
+				} catch (error) {
+					outcomes[spec.id] = { error: describeError(error) };
+					console.error(`# ${figure.id} ${spec.id} run ${run}/${runs} failed: ${outcomes[spec.id].error}`);
+				}
+			}
+		}
+	} finally {
+		if (figure.finish) for (const state of states.values()) if (state !== undefined) await figure.finish(state);
+	}
+	return outcomes;
+}
+
+async function main() {
+	const options = parseOptions();
+	const startedAt = new Date().toISOString();
+	const specs = resolveAgents(options.agents, options);
+	const mock = await startMock();
+	const context = {
+		baseUrl: mock.baseUrl,
+		launch: (spec, launchOptions) => Agent.launch(spec, mock.baseUrl, launchOptions),
+	};
+	const outcomes = {};
+	const baselines = {};
+	const loadBefore = loadavg();
+	try {
+		for (const figure of options.figures) {
+			if (figure.baseline) baselines[figure.id] = await figure.baseline(context, options.runs);
+			outcomes[figure.id] = await runFigure(figure, specs, context, options.runs);
+		}
+	} finally {
+		await mock.stop();
+	}
+	const rows = summarise(options.figures, specs, outcomes);
+	console.log(renderTable(rows, specs));
+	for (const baseline of Object.values(baselines))
+		console.log(`* ${baseline.label}: ${formatValue(baseline.median, baseline.unit)}`);
+	const report = {
+		startedAt,
+		finishedAt: new Date().toISOString(),
+		runs: options.runs,
+		host: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadBefore, loadAfter: loadavg() },
+		units: { MB: "2^20 bytes", "k/s": "thousand events per second" },
+		agents: specs.map(({ id, label, version, available, reason, nodeVersion, command, args }) => ({
+			id,
+			label,
+			version,
+			available,
+			reason,
+			nodeVersion,
+			command: [command, ...(args ?? [])].join(" "),
+		})),
+		rows,
+		baselines,
+	};
+	const load = (values) => values.map((value) => value.toFixed(1)).join(" ");
+	console.log(
+		`* load average before ${load(loadBefore)}, after ${load(report.host.loadAfter)} (${cpus().length} CPUs)`,
+	);
+	console.error(`# wrote ${writeResults(report)} and bench/results/latest.json`);
+}
+
+await main();

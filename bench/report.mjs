@@ -1,0 +1,124 @@
+// Turns per-run measurements into medians, ratios and goal checks; prints the table, writes the JSON.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const resultsDir = join(dirname(fileURLToPath(import.meta.url)), "results");
+
+export function median(values) {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	if (sorted.length === 0) return undefined;
+	return sorted.length % 2 === 1 ? sorted[middle] : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+export function formatValue(value, unit) {
+	if (value === undefined) return "—";
+	switch (unit) {
+		case "ms":
+			return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ms`;
+		case "MB":
+			return value < 1 ? `${(value * 1024).toFixed(0)} KB` : `${value.toFixed(1)} MB`;
+		case "k/s":
+			return `${value.toFixed(1)} k/s`;
+		case "%":
+			return `${value >= 0 ? "+" : ""}${value.toFixed(1)}%`;
+		default:
+			return String(value);
+	}
+}
+
+function goalText(row) {
+	if (row.goal.max !== undefined) return `≤ ${formatValue(row.goal.max, row.unit)}`;
+	return `≥ ${formatValue(row.goal.min, row.unit)}`;
+}
+
+function meetsGoal(row, value) {
+	if (value === undefined) return undefined;
+	return row.goal.max !== undefined ? value <= row.goal.max : value >= row.goal.min;
+}
+
+/**
+ * One entry per table row. `outcomes[figureId][agentId]` is `{ runs: object[] }`, `{ error }`, or
+ * `{ skipped }` (a figure the agent does not take part in).
+ */
+export function summarise(figures, specs, outcomes) {
+	const rows = [];
+	for (const figure of figures) {
+		for (const row of figure.rows) {
+			const agents = {};
+			for (const spec of specs) {
+				const outcome = outcomes[figure.id]?.[spec.id] ?? { skipped: "not run" };
+				if (!outcome.runs) {
+					agents[spec.id] = { median: undefined, ...outcome };
+					continue;
+				}
+				const values = outcome.runs.map((run) => run[row.key]).filter((value) => typeof value === "number");
+				agents[spec.id] = { median: median(values), runs: values, details: outcome.runs };
+			}
+			const ours = agents.atomic?.median;
+			const ratios = {};
+			for (const spec of specs) {
+				const theirs = agents[spec.id]?.median;
+				if (spec.id !== "atomic" && ours !== undefined && theirs) ratios[spec.id] = ours / theirs;
+			}
+			rows.push({
+				figure: figure.id,
+				...row,
+				goalText: goalText(row),
+				agents,
+				ratios,
+				meetsGoal: meetsGoal(row, ours),
+			});
+		}
+	}
+	return rows;
+}
+
+function cell(agent, unit) {
+	if (agent.median !== undefined) return formatValue(agent.median, unit);
+	if (agent.error) return "n/a*";
+	return "—";
+}
+
+/** The table as aligned plain text, followed by the reasons for every n/a cell. */
+export function renderTable(rows, specs) {
+	const peers = specs.filter((spec) => spec.id !== "atomic");
+	const header = [
+		"figure",
+		...specs.map((spec) => spec.label),
+		...peers.map((peer) => `us/${peer.label}`),
+		"goal (Atomic)",
+		"meets",
+	];
+	const lines = rows.map((row) => [
+		row.label,
+		...specs.map((spec) => cell(row.agents[spec.id], row.unit)),
+		...peers.map((peer) => (row.ratios[peer.id] === undefined ? "—" : `${row.ratios[peer.id].toFixed(2)}×`)),
+		row.goalText,
+		row.meetsGoal === undefined ? "—" : row.meetsGoal ? "yes" : "NO",
+	]);
+	const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
+	const render = (line) => `| ${line.map((text, column) => text.padEnd(widths[column])).join(" | ")} |`;
+	const output = [render(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...lines.map(render)];
+	const reasons = new Map();
+	for (const row of rows) {
+		for (const spec of specs) {
+			const error = row.agents[spec.id]?.error;
+			if (error) reasons.set(`${spec.label}, ${row.figure}`, error);
+		}
+	}
+	output.push("* us/peer = Atomic's median ÷ the peer's: below 1× is better, except for events per second.");
+	for (const [where, reason] of reasons) output.push(`* n/a (${where}): ${reason}`);
+	return output.join("\n");
+}
+
+/** Writes results/<timestamp>.json and results/latest.json; returns the timestamped path. */
+export function writeResults(report) {
+	mkdirSync(resultsDir, { recursive: true });
+	const text = `${JSON.stringify(report, null, 2)}\n`;
+	const path = join(resultsDir, `${report.startedAt.replace(/[:.]/g, "-")}.json`);
+	writeFileSync(path, text);
+	writeFileSync(join(resultsDir, "latest.json"), text);
+	return path;
+}
