@@ -121,7 +121,7 @@ async function replyWithRetry(run: LoopRun, emit: Emit): Promise<AssistantMessag
 			return message;
 		}
 		attempt++;
-		const delayMs = retry.delayFor(attempt);
+		const delayMs = retry.delayFor(attempt, message);
 		await emit({ type: "auto_retry_start", attempt, maxAttempts: retry.settings.maxRetries, delayMs, errorMessage });
 		const outcome = await retry.wait(delayMs, run.signal);
 		if (outcome === "cancelled") {

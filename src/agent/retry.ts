@@ -1,4 +1,4 @@
-import { classifyErrorMessage } from "../llm/errors.js";
+import { classifyErrorMessage, retryAfterOf } from "../llm/errors.js";
 import type { AssistantMessage } from "../llm/types.js";
 
 export interface RetrySettings {
@@ -8,6 +8,9 @@ export interface RetrySettings {
 	/** Delay before retry n is baseDelayMs * 2^(n-1): 2 s, 4 s, 8 s by default. */
 	baseDelayMs: number;
 }
+
+/** The longest server-requested (retry-after) delay honoured before a retry. */
+export const MAX_SERVER_DELAY_MS = 60_000;
 
 export const DEFAULT_RETRY_SETTINGS: RetrySettings = { enabled: true, maxRetries: 3, baseDelayMs: 2000 };
 
@@ -36,9 +39,15 @@ export class RetryPolicy {
 		return classifyErrorMessage(message.errorMessage ?? "") === "transient";
 	}
 
-	/** The delay before retry number `attempt` (1-based). */
-	delayFor(attempt: number): number {
-		return this.settings.baseDelayMs * 2 ** (attempt - 1);
+	/**
+	 * The delay before retry number `attempt` (1-based): exponential backoff, or longer when the
+	 * server asked for it (retry-after), but never more than MAX_SERVER_DELAY_MS, so a
+	 * retry-after of hours cannot park the agent.
+	 */
+	delayFor(attempt: number, failed?: AssistantMessage): number {
+		const backoff = this.settings.baseDelayMs * 2 ** (attempt - 1);
+		const requested = failed ? retryAfterOf(failed) : undefined;
+		return requested === undefined ? backoff : Math.max(backoff, Math.min(requested, MAX_SERVER_DELAY_MS));
 	}
 
 	/** Waits `delayMs`; resolves early with "cancelled" (abortRetry) or "aborted" (the signal). */

@@ -1,3 +1,5 @@
+import type { AssistantMessage } from "./types.js";
+
 /**
  * Classifies provider failures from the error message an assistant message carries. Providers put
  * the HTTP status first (`529 {...}`), as the SDKs do, so the message alone is enough.
@@ -121,4 +123,52 @@ export function describeError(error: unknown): string {
 		return code && !message.includes(code) ? `${message} (${code})` : message;
 	}
 	return String(error);
+}
+
+/** Server-requested delays before a retry, per failed reply (kept off the message itself). */
+const retryAfterHints = new WeakMap<AssistantMessage, number>();
+
+/** The delay the server asked for (retry-after) before retrying this failed reply, in ms. */
+export function retryAfterOf(message: AssistantMessage): number | undefined {
+	return retryAfterHints.get(message);
+}
+
+export function noteRetryAfter(message: AssistantMessage, delayMs: number | undefined): void {
+	if (delayMs !== undefined) retryAfterHints.set(message, delayMs);
+}
+
+/**
+ * The `retry-after-ms` or `retry-after` (seconds or an HTTP date) header of an HTTP error from a
+ * provider SDK, looked up on the error and its causes; undefined when there is none.
+ */
+export function retryAfterFromError(error: unknown, now = Date.now()): number | undefined {
+	for (let current = error, depth = 0; current && typeof current === "object" && depth < 4; depth++) {
+		const headers = (current as { headers?: unknown }).headers;
+		const milliseconds = nonNegative(readHeader(headers, "retry-after-ms"));
+		if (milliseconds !== undefined) return milliseconds;
+		const value = readHeader(headers, "retry-after");
+		const seconds = nonNegative(value);
+		if (seconds !== undefined) return seconds * 1000;
+		// An HTTP date names its day and month; bare numbers that were not valid seconds are not dates.
+		const date = value !== undefined && /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+		if (Number.isFinite(date)) return Math.max(0, date - now);
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function nonNegative(text: string | undefined): number | undefined {
+	if (text === undefined || text.trim() === "") return undefined;
+	const value = Number(text);
+	return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function readHeader(headers: unknown, name: string): string | undefined {
+	if (!headers || typeof headers !== "object") return undefined;
+	if (typeof (headers as { get?: unknown }).get === "function") {
+		const value = (headers as { get(name: string): unknown }).get(name);
+		return typeof value === "string" ? value : undefined;
+	}
+	const value = (headers as Record<string, unknown>)[name];
+	return typeof value === "string" ? value : undefined;
 }

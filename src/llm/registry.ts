@@ -1,4 +1,4 @@
-import { describeError } from "./errors.js";
+import { describeError, noteRetryAfter, retryAfterFromError } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
 import type { Api, Context, Model, StreamOptions } from "./types.js";
@@ -82,13 +82,14 @@ async function run(model: Model, context: Context, options: StreamOptions, out: 
 		}, idleTimeoutMs);
 		idleTimer.unref?.();
 	};
-	const unsubscribe = idleTimeoutMs ? watchProgress(out, armIdleTimer) : undefined;
-	armIdleTimer();
+	let unsubscribe: (() => void) | undefined;
 
 	try {
 		if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
-		const provider = await loadProvider(model.api);
-		if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
+		// Loading the SDK is not provider silence: the idle timer starts once the request can go out.
+		const provider = await untilAborted(loadProvider(model.api), controller.signal);
+		unsubscribe = idleTimeoutMs ? watchProgress(out, armIdleTimer) : undefined;
+		armIdleTimer();
 		await provider.streamReply(model, context, { ...options, signal: controller.signal }, out);
 		if (!out.isFinished) {
 			if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
@@ -97,12 +98,35 @@ async function run(model: Model, context: Context, options: StreamOptions, out: 
 	} catch (error) {
 		if (idleMessage) out.fail(idleMessage, false);
 		else if (callerSignal?.aborted) out.fail(ABORTED_MESSAGE, true);
-		else out.fail(describeError(error), false);
+		else {
+			// Fail first: the hint belongs to the final message, which fail() completes.
+			out.fail(describeError(error), false);
+			noteRetryAfter(out.message, retryAfterFromError(error));
+		}
 	} finally {
 		clearTimeout(idleTimer);
 		unsubscribe?.();
 		callerSignal?.removeEventListener("abort", onCallerAbort);
 	}
+}
+
+/** Resolves with `work`, or rejects as aborted as soon as `signal` fires (the work itself carries on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) return Promise.reject(new Error(ABORTED_MESSAGE));
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(new Error(ABORTED_MESSAGE));
+		signal.addEventListener("abort", onAbort, { once: true });
+		work.then(
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
 }
 
 /** Calls `onProgress` whenever the builder emits an event. */

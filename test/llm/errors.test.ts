@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { MAX_SERVER_DELAY_MS, RetryPolicy } from "../../src/agent/retry.js";
 import {
 	classifyErrorMessage,
 	describeError,
 	isContextOverflow,
 	isQuotaError,
 	isTransientError,
+	noteRetryAfter,
+	retryAfterFromError,
 	statusOf,
 } from "../../src/llm/errors.js";
+import type { AssistantMessage } from "../../src/llm/types.js";
 
 describe("classifyErrorMessage: HTTP status", () => {
 	it.each([
@@ -159,5 +163,43 @@ describe("describeError", () => {
 		expect(describeError("plain text")).toBe("plain text");
 		expect(describeError(42)).toBe("42");
 		expect(describeError(undefined)).toBe("undefined");
+	});
+});
+
+describe("retryAfterFromError", () => {
+	const now = Date.parse("2026-01-01T00:00:00Z");
+	it("reads retry-after-ms, retry-after seconds and dates, on the error or its cause", () => {
+		expect(retryAfterFromError({ headers: new Headers({ "retry-after-ms": "250" }) }, now)).toBe(250);
+		expect(retryAfterFromError({ headers: { "retry-after": "3" } }, now)).toBe(3000);
+		expect(retryAfterFromError({ headers: { "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" } }, now)).toBe(5000);
+		expect(
+			retryAfterFromError(new Error("429", { cause: { headers: new Headers({ "retry-after": "2" }) } }), now),
+		).toBe(2000);
+	});
+
+	it("ignores missing, empty, negative and unparsable values", () => {
+		expect(retryAfterFromError(new Error("no headers"), now)).toBeUndefined();
+		expect(retryAfterFromError({ headers: { "retry-after": "" } }, now)).toBeUndefined();
+		expect(retryAfterFromError({ headers: { "retry-after": "-1" } }, now)).toBeUndefined();
+		expect(retryAfterFromError({ headers: { "retry-after": "soon" } }, now)).toBeUndefined();
+	});
+});
+
+describe("RetryPolicy.delayFor", () => {
+	const failed = (retryAfterMs?: number): AssistantMessage => {
+		const message = { role: "assistant", stopReason: "error", errorMessage: "429 slow down" } as AssistantMessage;
+		noteRetryAfter(message, retryAfterMs);
+		return message;
+	};
+	const policy = new RetryPolicy({ baseDelayMs: 1000 });
+
+	it("backs off exponentially without a server hint", () => {
+		expect([1, 2, 3].map((attempt) => policy.delayFor(attempt, failed()))).toEqual([1000, 2000, 4000]);
+	});
+
+	it("waits as long as the server asked, but not less than the backoff and never over the cap", () => {
+		expect(policy.delayFor(1, failed(5000))).toBe(5000);
+		expect(policy.delayFor(3, failed(10))).toBe(4000);
+		expect(policy.delayFor(1, failed(3_600_000))).toBe(MAX_SERVER_DELAY_MS);
 	});
 });
