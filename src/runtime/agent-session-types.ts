@@ -32,8 +32,13 @@ export interface PromptOptions {
 /** Creates and opens sessions for replacements (new, switch, fork, clone). */
 export interface SessionFactory {
 	create(options: { cwd: string; parentSession?: string }): Session;
-	/** `cwdOverride` replaces the working directory the file's header names. */
-	open(path: string, cwdOverride?: string): Session;
+	/**
+	 * Opens a session file. `cwdOverride` replaces the working directory the file's header names;
+	 * a path that does not exist yet starts a new session there, for `cwd`.
+	 */
+	open(path: string, options?: { cwdOverride?: string; cwd?: string }): Session;
+	/** Where sessions of `cwd` are stored (`--session-dir` or the default); undefined in memory. */
+	directory(cwd: string): string | undefined;
 }
 
 export interface AgentSessionOptions {

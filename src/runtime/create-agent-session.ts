@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { QueueMode } from "../agent/message-queue.js";
 import { RetryPolicy } from "../agent/retry.js";
@@ -17,6 +18,7 @@ import {
 	inMemorySession,
 	openSession,
 	openSessionById,
+	sessionDirFor,
 } from "../session/open.js";
 import type { Session } from "../session/session.js";
 import { createBuiltInTools } from "../tools/index.js";
@@ -110,8 +112,13 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 			options.noSession
 				? inMemorySession({ cwd: sessionCwd, parentSession })
 				: createSession({ ...location, cwd: sessionCwd, parentSession }),
-		open: (path, cwdOverride) =>
-			openSession(resolve(cwd, expandHome(path)), cwdOverride === undefined ? {} : { cwd: resolve(cwd, cwdOverride) }),
+		open: (path, openOptions = {}) => {
+			const absolute = resolve(cwd, expandHome(path));
+			if (openOptions.cwdOverride !== undefined)
+				return openSession(absolute, { cwd: resolve(cwd, openOptions.cwdOverride) });
+			return openSession(absolute, existsSync(absolute) ? {} : { cwd: openOptions.cwd ?? cwd });
+		},
+		directory: (sessionCwd) => (options.noSession ? undefined : sessionDirFor({ ...location, cwd: sessionCwd })),
 	};
 
 	const toolNames = options.tools;

@@ -25,6 +25,8 @@ export interface ModelSelectionInput {
 export interface ModelSelection {
 	model: Model | undefined;
 	thinkingLevel: ThinkingLevel;
+	/** The level asked for before clamping; a later model that supports it gets it back. */
+	requestedThinkingLevel?: ThinkingLevel;
 	/** Set when prompts must be refused until an explicit model choice (saved default names an unknown provider). */
 	blockedReason?: string;
 	warnings: string[];
@@ -73,7 +75,9 @@ export function selectModel(input: ModelSelectionInput): ModelSelection {
 	if (input.cliThinking !== undefined && !isThinkingLevel(input.cliThinking)) {
 		warnings.push(`Unknown thinking level "${input.cliThinking}"; using the model's nearest level.`);
 	}
-	return { model, thinkingLevel: clampThinkingLevel(model, requested), blockedReason, warnings };
+	const thinkingLevel = clampThinkingLevel(model, requested);
+	const requestedThinkingLevel = isThinkingLevel(requested) ? requested : thinkingLevel;
+	return { model, thinkingLevel, requestedThinkingLevel, blockedReason, warnings };
 }
 
 export interface CycleResult {
@@ -87,6 +91,11 @@ export class ModelControl {
 	model: Model | undefined;
 	thinkingLevel: ThinkingLevel;
 	blockedReason: string | undefined;
+	/**
+	 * The level last asked for (settings, --thinking, set_thinking_level). Model changes clamp this,
+	 * not the current level, so "high" comes back after a detour through a model that cannot reason.
+	 */
+	private requestedLevel: ThinkingLevel;
 
 	constructor(
 		private readonly registry: ModelRegistry,
@@ -94,6 +103,7 @@ export class ModelControl {
 	) {
 		this.model = selection.model;
 		this.thinkingLevel = selection.thinkingLevel;
+		this.requestedLevel = selection.requestedThinkingLevel ?? selection.thinkingLevel;
 		this.blockedReason = selection.blockedReason;
 	}
 
@@ -107,7 +117,7 @@ export class ModelControl {
 		const model = this.available().find((candidate) => candidate.provider === provider && candidate.id === modelId);
 		if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
 		this.model = model;
-		this.thinkingLevel = clampThinkingLevel(model, this.thinkingLevel);
+		this.thinkingLevel = clampThinkingLevel(model, this.requestedLevel);
 		this.blockedReason = undefined;
 		return model;
 	}
@@ -127,13 +137,14 @@ export class ModelControl {
 				: (candidates[(index + step + candidates.length) % candidates.length] as Model);
 		const changed = !current || next.provider !== current.provider || next.id !== current.id;
 		this.model = next;
-		this.thinkingLevel = clampThinkingLevel(next, this.thinkingLevel);
+		this.thinkingLevel = clampThinkingLevel(next, this.requestedLevel);
 		if (changed) this.blockedReason = undefined;
 		return { model: next, thinkingLevel: this.thinkingLevel, isScoped: false };
 	}
 
 	/** Sets the level, clamped to what the model supports; returns the level in effect. */
 	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
+		this.requestedLevel = level;
 		this.thinkingLevel = clampThinkingLevel(this.model, level);
 		return this.thinkingLevel;
 	}
@@ -148,6 +159,7 @@ export class ModelControl {
 		const levels = this.availableThinkingLevels();
 		const index = levels.indexOf(this.thinkingLevel);
 		this.thinkingLevel = levels[(index + 1) % levels.length] ?? this.thinkingLevel;
+		this.requestedLevel = this.thinkingLevel;
 		return this.thinkingLevel;
 	}
 }

@@ -74,14 +74,14 @@ export class SessionSwitcher {
 		const source = resolve(this.host.cwd(), inputPath);
 		if (!existsSync(source)) throw new Error(`File not found: ${source}`);
 		if (!readSessionHeader(source)) throw new Error(`Not an Atomic session file: ${source}`);
-		const directory = this.host.current().session.sessionDir;
+		const directory = this.host.factory.directory(this.host.cwd());
 		if (directory === undefined) throw new Error("Cannot import a session into an in-memory session (--no-session)");
 		if (!(await this.host.extensions.allowSwitch("import", source))) return { cancelled: true };
 		await this.replace("import", () => {
 			mkdirSync(directory, { recursive: true });
 			const target = uniquePath(join(directory, basename(source)), source);
 			if (target !== source) copyFileSync(source, target);
-			return this.host.factory.open(target, cwdOverride);
+			return this.host.factory.open(target, { cwdOverride });
 		});
 		return { cancelled: false };
 	}
@@ -90,7 +90,7 @@ export class SessionSwitcher {
 		const current = this.host.current();
 		// Reopening the current file: release it first (one writer per file).
 		if (current.session.file === target) current.retire();
-		return this.host.factory.open(target);
+		return this.host.factory.open(target, { cwd: this.host.cwd() });
 	}
 
 	private async replace(kind: Replacement, create: () => Session): Promise<void> {

@@ -105,7 +105,8 @@ describe("state and models", () => {
 			type: "response",
 			command: "cycle_model",
 			success: true,
-			data: { model: model(harness.server, "mock", "mock-reasoner"), thinkingLevel: "off", isScoped: false },
+			// The default level (medium) comes back on the first model that can reason.
+			data: { model: model(harness.server, "mock", "mock-reasoner"), thinkingLevel: "medium", isScoped: false },
 		});
 		expect(await cycle("forward")).toMatchObject({ provider: "mockoai", id: "mock-model" });
 		expect(await cycle("backward")).toMatchObject({ provider: "mock", id: "mock-reasoner" });
@@ -145,6 +146,18 @@ describe("state and models", () => {
 });
 
 describe("thinking levels", () => {
+	it("a level asked for on a model that cannot reason comes back with one that can", async () => {
+		const { agent } = await startAgent(harness.server);
+		expect(await agent.ok({ type: "set_thinking_level", level: "high" })).toBeUndefined();
+		expect(await agent.ok({ type: "get_state" })).toMatchObject({ thinkingLevel: "off" });
+		await agent.ok({ type: "set_model", provider: "mock", modelId: "mock-reasoner" });
+		expect(await agent.ok({ type: "get_state" })).toMatchObject({ thinkingLevel: "high" });
+		await agent.ok({ type: "set_model", provider: "mock", modelId: "mock-model" });
+		expect(await agent.ok({ type: "get_state" })).toMatchObject({ thinkingLevel: "off" });
+		await agent.ok({ type: "set_model", provider: "mock", modelId: "mock-reasoner" });
+		expect(await agent.ok({ type: "get_state" })).toMatchObject({ thinkingLevel: "high" });
+	});
+
 	it("a model that does not reason stays off", async () => {
 		const { agent } = await startAgent(harness.server);
 		expect(await agent.request({ id: "t", type: "set_thinking_level", level: "high" })).toEqual({

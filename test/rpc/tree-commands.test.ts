@@ -154,7 +154,8 @@ describe("import_session", () => {
 				.join("\n")
 				.concat("\n"),
 		);
-		await agent.ok({ type: "new_session" });
+		// Switching to a file elsewhere first must not move where imports go.
+		await agent.ok({ type: "switch_session", sessionPath: join(outside, "scratch.jsonl") });
 		expect(await agent.ok({ type: "import_session", inputPath: copy })).toEqual({ cancelled: false });
 		const state = (await agent.ok({ type: "get_state" })) as { sessionFile: string; messageCount: number };
 		expect(state.sessionFile).toBe(join(sessionDir, "exported.jsonl"));
