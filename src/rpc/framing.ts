@@ -73,6 +73,8 @@ const SEPARATORS = /[\u2028\u2029]/g;
  */
 export function serializeRecord(record: unknown): string {
 	const json = JSON.stringify(record);
+	// Two includes beat one regex scan: V8 answers them at once for a one-byte string (no such
+	// character fits in it) and searches a two-byte one several times faster than a regex does.
 	if (json.includes("\u2028") || json.includes("\u2029")) {
 		return `${json.replace(SEPARATORS, (character) => (character === "\u2028" ? "\\u2028" : "\\u2029"))}\n`;
 	}

@@ -9,13 +9,21 @@ export interface OutputStream {
 
 /** Buffered bytes above which producers are asked to wait. */
 const HIGH_WATER_BYTES = 1024 * 1024;
+/** A record this long (in characters) goes out as its own chunk: joining it would copy it again. */
+const OWN_CHUNK_CHARS = 1024 * 1024;
+
+/** Responses answer a waiting client: they are never held back behind a tick's batch of events. */
+function isResponse(record: unknown): boolean {
+	return typeof record === "object" && record !== null && (record as { type?: unknown }).type === "response";
+}
 
 /**
- * The single writer of protocol records. Records keep their order; records produced in the same
- * tick go out in one write. When stdout is slow, `write` returns a promise that resolves once the
- * backlog has drained, so a producer that awaits it (the agent loop) slows down instead of
- * growing memory. After a write error (the reader went away) records are dropped and `onBroken`
- * is called once.
+ * The single writer of protocol records. Records keep their order; events produced in the same
+ * tick go out together, on setImmediate. A response is written at once, after whatever is
+ * pending, so a small response never waits for a tick's worth of large events to be serialised
+ * behind it. When stdout is slow, `write` returns a promise that resolves once the backlog has
+ * drained, so a producer that awaits it (the agent loop) slows down instead of growing memory.
+ * After a write error (the reader went away) records are dropped and `onBroken` is called once.
  */
 export class OutputWriter {
 	private pending: string[] = [];
@@ -40,9 +48,14 @@ export class OutputWriter {
 		const line = serializeRecord(record);
 		this.pending.push(line);
 		this.pendingBytes += line.length;
-		if (!this.scheduled) {
+		if (isResponse(record)) {
+			this.flushPending();
+		} else if (!this.scheduled) {
 			this.scheduled = true;
-			setImmediate(() => this.flushPending());
+			setImmediate(() => {
+				this.scheduled = false;
+				this.flushPending();
+			});
 		}
 		if (this.congested || this.pendingBytes > HIGH_WATER_BYTES) {
 			return new Promise((resolve) => this.drainWaiters.push(resolve));
@@ -61,12 +74,28 @@ export class OutputWriter {
 		return this.broken;
 	}
 
+	/** Writes every pending record: small ones joined into one chunk, large ones each on their own. */
 	private flushPending(): void {
-		this.scheduled = false;
 		if (this.pending.length === 0 || this.broken) return;
-		const chunk = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join("");
+		const lines = this.pending;
 		this.pending = [];
 		this.pendingBytes = 0;
+		let batchStart = 0;
+		for (let index = 0; index < lines.length; index++) {
+			const line = lines[index] as string;
+			if (line.length < OWN_CHUNK_CHARS) continue;
+			this.writeChunk(lines, batchStart, index);
+			this.writeChunk(lines, index, index + 1);
+			batchStart = index + 1;
+		}
+		this.writeChunk(lines, batchStart, lines.length);
+	}
+
+	private writeChunk(lines: string[], start: number, end: number): void {
+		if (start >= end || this.broken) return;
+		let chunk: string;
+		if (end - start === 1) chunk = lines[start] as string;
+		else chunk = start === 0 && end === lines.length ? lines.join("") : lines.slice(start, end).join("");
 		this.inFlight++;
 		const accepted = this.stream.write(chunk, (error) => {
 			this.inFlight--;

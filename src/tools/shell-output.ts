@@ -1,5 +1,11 @@
 import { StringDecoder } from "node:string_decoder";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
+import {
+	countNewlines,
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	type TruncationResult,
+	truncateTail,
+} from "./truncate.js";
 
 /* biome-ignore-start lint/suspicious/noControlCharactersInRegex: these patterns exist to match control characters */
 // Terminal escape sequences: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, and short escapes.
@@ -69,9 +75,28 @@ export function outputLimits(limits: { maxLines?: number; maxBytes?: number }): 
 	return { maxLines: limits.maxLines ?? DEFAULT_MAX_LINES, maxBytes: limits.maxBytes ?? DEFAULT_MAX_BYTES };
 }
 
-function countNewlines(text: string): number {
+/**
+ * How many LF bytes `bytes` holds, four at a time (a byte is LF when it is zero after XOR with
+ * 0x0a; the SWAR test below flags exactly the zero bytes). Several times faster than indexOf over
+ * the decoded text, which matters for commands that print hundreds of thousands of lines.
+ */
+export function countNewlineBytes(bytes: Uint8Array): number {
 	let count = 0;
-	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
+	let index = 0;
+	const length = bytes.length;
+	// Bytes before the first 4-byte boundary (all of them when there is no whole word after it).
+	const head = (4 - (bytes.byteOffset & 3)) & 3;
+	const unaligned = length - head < 4 ? length : head;
+	for (; index < unaligned; index++) if (bytes[index] === 0x0a) count++;
+	if (index === length) return count;
+	const words = new Int32Array(bytes.buffer, bytes.byteOffset + index, (length - index) >>> 2);
+	for (let word = 0; word < words.length; word++) {
+		const value = (words[word] as number) ^ 0x0a0a0a0a;
+		// The high bit of each byte that is zero, moved down to that byte's low bit.
+		const zeros = (~(((value & 0x7f7f7f7f) + 0x7f7f7f7f) | value | 0x7f7f7f7f) >>> 7) & 0x01010101;
+		count += Math.imul(zeros, 0x01010101) >>> 24;
+	}
+	for (index += words.length * 4; index < length; index++) if (bytes[index] === 0x0a) count++;
 	return count;
 }
 
@@ -84,7 +109,10 @@ export class RollingTail {
 	readonly #limits: OutputLimits;
 	readonly #keepChars: number;
 	readonly #chunks: string[] = [];
+	/** How many `\n` each kept chunk holds. */
+	readonly #chunkNewlines: number[] = [];
 	#keptChars = 0;
+	#keptNewlines = 0;
 	#droppedNewlines = 0;
 	#dropped = false;
 	#totalBytes = 0;
@@ -99,20 +127,33 @@ export class RollingTail {
 		return this.#totalBytes;
 	}
 
-	push(text: string, bytes: number = Buffer.byteLength(text)): void {
+	/**
+	 * Adds text. `bytes` (its UTF-8 length) and `newlines` (how many `\n` it holds) may be passed
+	 * when the caller already knows them, so that no text is scanned twice.
+	 */
+	push(text: string, bytes: number = Buffer.byteLength(text), newlines: number = countNewlines(text)): void {
 		if (!text) return;
 		this.#totalBytes += bytes;
 		this.#keptChars += text.length;
+		this.#keptNewlines += newlines;
 		const lastIndex = this.#chunks.length - 1;
 		const last = this.#chunks[lastIndex];
-		if (last !== undefined && last.length < MERGE_BELOW_CHARS) this.#chunks[lastIndex] = last + text;
-		else this.#chunks.push(text);
+		if (last !== undefined && last.length < MERGE_BELOW_CHARS) {
+			this.#chunks[lastIndex] = last + text;
+			this.#chunkNewlines[lastIndex] = (this.#chunkNewlines[lastIndex] ?? 0) + newlines;
+		} else {
+			this.#chunks.push(text);
+			this.#chunkNewlines.push(newlines);
+		}
 		// Drop whole pieces from the front while what stays is still at least the amount to keep.
 		let first = this.#chunks[0];
 		while (this.#chunks.length > 1 && first !== undefined && this.#keptChars - first.length >= this.#keepChars) {
+			const firstNewlines = this.#chunkNewlines[0] ?? 0;
 			this.#chunks.shift();
+			this.#chunkNewlines.shift();
 			this.#keptChars -= first.length;
-			this.#droppedNewlines += countNewlines(first);
+			this.#keptNewlines -= firstNewlines;
+			this.#droppedNewlines += firstNewlines;
 			this.#dropped = true;
 			first = this.#chunks[0];
 		}
@@ -126,7 +167,7 @@ export class RollingTail {
 	/** Tail truncation of the whole output so far, with totals for the whole output (0 lines when empty). */
 	truncate(): TruncationResult {
 		const text = this.text();
-		const result = truncateTail(text, this.#limits);
+		const result = truncateTail(text, this.#limits, this.#keptNewlines);
 		if (!text) return { ...result, totalLines: 0, outputLines: 0 };
 		if (!this.#dropped) return result;
 		return { ...result, totalLines: result.totalLines + this.#droppedNewlines, totalBytes: this.#totalBytes };

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
+import { countNewlineBytes, outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
 import { MAX_SPILL_BYTES, SpillFile } from "./shell-spill.js";
 import type { TruncationResult } from "./truncate.js";
 
@@ -98,7 +98,8 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 	let spill: SpillFile | undefined;
 	let spillRefused = false;
 
-	const collect = (channel: "stdout" | "stderr", text: string): void => {
+	/** `newlines`: the LF count of the bytes read, which decoding and sanitising never change. */
+	const collect = (channel: "stdout" | "stderr", text: string, newlines: number): void => {
 		if (!text) return;
 		const bytes = Buffer.byteLength(text);
 		if (!spill && !spillRefused && tail.totalBytes + bytes > limits.maxBytes) {
@@ -108,7 +109,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			spill?.write(tail.text());
 		}
 		spill?.write(text, bytes);
-		tail.push(text, bytes);
+		tail.push(text, bytes, newlines);
 		options.onData?.(channel, text);
 	};
 
@@ -191,8 +192,9 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		for (const channel of ["stdout", "stderr"] as const) {
 			const decoder = new ShellTextDecoder();
 			const stream = child[channel];
-			stream.on("data", (chunk: Buffer) => collect(channel, decoder.write(chunk)));
-			stream.once("end", () => collect(channel, decoder.end()));
+			stream.on("data", (chunk: Buffer) => collect(channel, decoder.write(chunk), countNewlineBytes(chunk)));
+			// What the decoder held back (a cut-off escape sequence or character) holds no LF.
+			stream.once("end", () => collect(channel, decoder.end(), 0));
 		}
 
 		child.once("error", (error) => {

@@ -93,58 +93,81 @@ export function truncateHead(text: string, limits: TruncationLimits = {}): Trunc
 	};
 }
 
-/** Keeps the last lines that fit both limits (for command output, where the end matters). */
-export function truncateTail(text: string, limits: TruncationLimits = {}): TruncationResult {
+/** How many times `\n` occurs in `text`. */
+export function countNewlines(text: string): number {
+	let count = 0;
+	for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
+	return count;
+}
+
+/**
+ * Keeps the last lines that fit both limits (for command output, where the end matters). It walks
+ * back from the end and looks at no more lines than it keeps, so its cost does not grow with the
+ * number of lines. `newlines` is the number of `\n` in `text` when the caller already knows it.
+ */
+export function truncateTail(
+	text: string,
+	limits: TruncationLimits = {},
+	newlines: number = countNewlines(text),
+): TruncationResult {
 	const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
-	const lines = splitLines(text);
+	// A trailing newline ends the last line; it does not start another.
+	const endsWithNewline = newlines > 0 && text.endsWith("\n");
+	const totalLines = endsWithNewline ? newlines : newlines + 1;
 	const totalBytes = byteLength(text);
-	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
-	if (lines.length <= maxLines && totalBytes <= maxBytes) {
+	const base = { totalLines, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
+	if (totalLines <= maxLines && totalBytes <= maxBytes) {
 		return {
 			...base,
 			content: text,
 			truncated: false,
 			truncatedBy: null,
-			outputLines: lines.length,
+			outputLines: totalLines,
 			outputBytes: totalBytes,
 			lastLinePartial: false,
 		};
 	}
-	const kept: string[] = [];
+	// Pure ASCII (the usual case): a line's byte length is its length, no slice needed.
+	const ascii = totalBytes === text.length;
+	const contentEnd = endsWithNewline ? text.length - 1 : text.length;
+	let contentStart = contentEnd;
+	let lineEnd = contentEnd;
+	let outputLines = 0;
 	let bytes = 0;
 	let truncatedBy: "lines" | "bytes" = "lines";
-	let lastLinePartial = false;
-	for (let index = lines.length - 1; index >= 0; index--) {
-		if (kept.length >= maxLines) {
+	let partialLine: string | undefined;
+	for (let line = 0; line < totalLines; line++) {
+		if (outputLines >= maxLines) {
 			truncatedBy = "lines";
 			break;
 		}
-		const line = lines[index] as string;
-		const cost = byteLength(line) + (kept.length > 0 ? 1 : 0);
+		const lineStart = line === totalLines - 1 ? 0 : text.lastIndexOf("\n", lineEnd - 1) + 1;
+		const lineBytes = ascii ? lineEnd - lineStart : byteLength(text.slice(lineStart, lineEnd));
+		const cost = lineBytes + (outputLines > 0 ? 1 : 0);
 		if (bytes + cost > maxBytes) {
 			truncatedBy = "bytes";
-			if (kept.length === 0) {
+			if (outputLines === 0) {
 				// Even the last line is too long: keep its end.
-				const tail = tailBytes(line, maxBytes);
-				kept.push(tail);
-				bytes = byteLength(tail);
-				lastLinePartial = true;
+				partialLine = tailBytes(text.slice(lineStart, lineEnd), maxBytes);
+				outputLines = 1;
+				bytes = byteLength(partialLine);
 			}
 			break;
 		}
-		kept.push(line);
+		contentStart = lineStart;
+		outputLines++;
 		bytes += cost;
+		lineEnd = lineStart - 1;
 	}
-	kept.reverse();
 	return {
 		...base,
-		content: kept.join("\n"),
+		content: partialLine ?? text.slice(contentStart, contentEnd),
 		truncated: true,
 		truncatedBy,
-		outputLines: kept.length,
+		outputLines,
 		outputBytes: bytes,
-		lastLinePartial,
+		lastLinePartial: partialLine !== undefined,
 	};
 }
 

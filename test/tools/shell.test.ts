@@ -119,6 +119,18 @@ describe("runShell truncation and the full-output file", () => {
 		expect(statSync(spillDir).mode & 0o777).toBe(0o700);
 	});
 
+	it("counts every line of a long output full of escapes, CRs and multi-byte characters", async () => {
+		// 40000 lines of ~40 bytes, with sequences and characters that the reads cut in two.
+		const result = await run(
+			"for i in $(seq 1 40000); do printf '\\033[1;31m%d\\033[0m \\r\\xe2\\x82\\xac \\xf0\\x9f\\x98\\x80 tail\\n' $i; done",
+		);
+		expect(result).toMatchObject({ truncated: true, exitCode: 0, totalLines: 40000 });
+		const lines = result.output.split("\n");
+		expect(lines).toHaveLength(result.truncation.outputLines);
+		expect(lines.at(-1)).toBe("40000 € 😀 tail");
+		expect(readFileSync(result.fullOutputPath ?? "", "utf8").split("\n")).toHaveLength(40001);
+	});
+
 	it("saves the output when only the line limit truncates it", async () => {
 		const result = await run("seq 1 3000");
 		expect(result).toMatchObject({ truncated: true, totalLines: 3000, totalBytes: numberLines(1, 3000).length });
