@@ -104,7 +104,7 @@ async function prepare(batch: ToolBatch, call: ToolCall, tools: Map<string, Agen
 	if (batch.signal.aborted) return { call, context, outcome: errorOutcome(ABORTED_CALL_TEXT) };
 	const tool = tools.get(call.name);
 	if (!tool) return { call, context, outcome: errorOutcome(`Tool ${call.name} not found`) };
-	const validation = validateArguments(tool.parameters, call.arguments);
+	const validation = await validateArguments(tool.parameters, call.arguments);
 	if (!validation.ok) return { call, context, outcome: errorOutcome(validation.message) };
 	context.args = validation.value;
 	if (batch.config.beforeToolCall) {

@@ -1,5 +1,7 @@
 import type { TSchema } from "typebox";
-import { Value } from "typebox/value";
+
+/** TypeBox's validator, loaded with the first tool call: start-up does not need it. */
+let typeboxValue: Promise<typeof import("typebox/value").Value> | undefined;
 
 export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
@@ -8,10 +10,18 @@ export type ValidationResult = { ok: true; value: Record<string, unknown> } | { 
  * type are converted first where that is lossless ("5" for a number); what still does not match is
  * reported as one readable message listing every problem.
  */
-export function validateArguments(schema: TSchema, args: Record<string, unknown>): ValidationResult {
+export async function validateArguments(schema: TSchema, args: Record<string, unknown>): Promise<ValidationResult> {
 	if ("__parseError" in args || "__raw" in args) {
 		return { ok: false, message: `The arguments were not a valid JSON object: ${String(args.__raw ?? "")}` };
 	}
+	typeboxValue ??= import("typebox/value").then(
+		(module) => module.Value,
+		(error: unknown) => {
+			typeboxValue = undefined;
+			throw error;
+		},
+	);
+	const Value = await typeboxValue;
 	const converted = Value.Convert(schema, structuredClone(args)) as Record<string, unknown>;
 	if (Value.Check(schema, converted)) return { ok: true, value: converted };
 	const problems = [...Value.Errors(schema, converted)].map((error) => {

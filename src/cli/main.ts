@@ -1,11 +1,10 @@
-import { agentDir } from "../llm/config-paths.js";
-import { ModelRegistry } from "../llm/model-registry.js";
-import { runRpcMode } from "../rpc/rpc-mode.js";
-import { type CreateAgentSessionOptions, createAgentSession } from "../runtime/create-agent-session.js";
+import type { AgentSession } from "../runtime/agent-session.js";
+import type { CreateAgentSessionOptions } from "../runtime/create-agent-session.js";
 import type { ExtensionSetup } from "../runtime/extension-bridge.js";
 import { type CliArgs, helpText, parseArgs } from "./args.js";
-import { listModels } from "./list-models.js";
-import { runPrintMode } from "./print-mode.js";
+
+// Only the argument parser is loaded up front: --version and --help answer without the runtime,
+// --list-models loads only the model registry, and each mode imports what it runs.
 
 declare const __ATOMIC_VERSION__: string;
 
@@ -33,7 +32,9 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 	};
 }
 
-function create(args: CliArgs, extensions: ExtensionOptions) {
+type CreateAgentSession = typeof import("../runtime/create-agent-session.js").createAgentSession;
+
+function create(createAgentSession: CreateAgentSession, args: CliArgs, extensions: ExtensionOptions): AgentSession {
 	const { session, warnings } = createAgentSession(sessionOptions(args, extensions));
 	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
 	return session;
@@ -56,23 +57,36 @@ async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	if (args.listModels) {
+		const [{ agentDir }, { ModelRegistry }, { listModels }] = await Promise.all([
+			import("../llm/config-paths.js"),
+			import("../llm/model-registry.js"),
+			import("./list-models.js"),
+		]);
 		const registry = new ModelRegistry(agentDir());
 		for (const error of registry.errors) process.stderr.write(`Warning: ${error}\n`);
 		process.stdout.write(`${listModels(registry, args.listModelsSearch)}\n`);
 		return 0;
 	}
 	if (args.mode === "rpc") {
+		const [{ runRpcMode }, { createAgentSession }] = await Promise.all([
+			import("../rpc/rpc-mode.js"),
+			import("../runtime/create-agent-session.js"),
+		]);
 		return runRpcMode({
 			version: __ATOMIC_VERSION__,
 			createSession: ({ ui, requestShutdown }) =>
-				create(args, { mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown }),
+				create(createAgentSession, args, { mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown }),
 		});
 	}
 	if (args.print || args.messages.length > 0) {
 		const prompt = args.messages.join(" ").trim();
 		if (!prompt) throw new Error('No prompt given: atomic -p "your prompt"');
 		const mode = args.mode === "json" ? "json" : "print";
-		return runPrintMode(create(args, { mode }), prompt, mode === "json" ? "json" : "text");
+		const [{ runPrintMode }, { createAgentSession }] = await Promise.all([
+			import("./print-mode.js"),
+			import("../runtime/create-agent-session.js"),
+		]);
+		return runPrintMode(create(createAgentSession, args, { mode }), prompt, mode === "json" ? "json" : "text");
 	}
 	process.stderr.write(`${helpText(__ATOMIC_VERSION__)}\n`);
 	return 1;

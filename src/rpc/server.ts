@@ -16,6 +16,8 @@ export class RpcServer {
 	private readonly lanes = new Lanes((command) => this.run(command));
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly unsubscribe: () => void;
+	/** Records that arrived while an earlier one waits for the full validator, in order. */
+	private held: RecordText[] | undefined;
 
 	constructor(
 		private readonly session: AgentSession,
@@ -30,7 +32,23 @@ export class RpcServer {
 
 	/** Handles one input record (called in input order). */
 	handleRecord(record: RecordText): void {
+		if (this.held) {
+			this.held.push(record);
+			return;
+		}
 		const input = parseInput(record);
+		if (input.kind === "wait") {
+			// Rare (an invalid command before the validator was needed): later records keep their place.
+			const held = [record];
+			this.held = held;
+			this.track(
+				input.ready.then(() => {
+					this.held = undefined;
+					for (const next of held) this.handleRecord(next);
+				}),
+			);
+			return;
+		}
 		if (input.kind === "error") {
 			this.writer.write(input.response);
 			return;

@@ -1,5 +1,6 @@
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult, ToolUpdateCallback } from "../agent/types.js";
+import { Type } from "../llm/schema-builders.js";
 import { runShell, type ShellRunResult } from "./shell.js";
 import { outputLimits, RollingTail } from "./shell-output.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../agent/types.js";
-import { buildEditDiff, type EditDiff } from "./edit-diff.js";
+import { Type } from "../llm/schema-builders.js";
+import type { EditDiff } from "./edit-diff.js";
 import { findUniqueMatch } from "./edit-match.js";
 import { errorMessage, statExisting, throwIfAborted } from "./file-access.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
@@ -139,6 +140,8 @@ export function createEditTool(options: ToolOptions): AgentTool<typeof editSchem
 					edits.length > 1
 						? `Successfully applied ${edits.length} edits to ${displayPath}.`
 						: `Successfully replaced text in ${displayPath}.`;
+				// The diff library is loaded with the first edit.
+				const { buildEditDiff } = await import("./edit-diff.js");
 				return { content: [{ type: "text", text }], details: buildEditDiff(displayPath, original, updated) };
 			});
 		},

@@ -1,5 +1,6 @@
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
+import { Type } from "../llm/schema-builders.js";
 import { resolveToolPath } from "./paths.js";
 import { compileGlob, statToolPath, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
@@ -50,7 +51,7 @@ async function runFind(
 	if (!(await statToolPath(root)).isDirectory()) throw new Error(`Not a directory: ${root}`);
 	// A trailing slash asks for directories only, as in gitignore patterns.
 	const directoriesOnly = args.pattern.length > 1 && args.pattern.endsWith("/");
-	const matches = compileGlob(directoriesOnly ? args.pattern.slice(0, -1) : args.pattern);
+	const matches = await compileGlob(directoriesOnly ? args.pattern.slice(0, -1) : args.pattern);
 
 	// The walk yields paths in sorted order, so the first `limit` matches are the first sorted ones.
 	const results: string[] = [];

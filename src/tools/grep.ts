@@ -1,6 +1,7 @@
 import { basename } from "node:path";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
+import { Type } from "../llm/schema-builders.js";
 import { GrepSearch, MAX_SEARCH_FILE_BYTES } from "./grep-search.js";
 import { resolveToolPath } from "./paths.js";
 import { compileGlob, isFileSystemError, statToolPath, wholeNumber, withNotices } from "./search-support.js";
@@ -63,7 +64,7 @@ async function runGrep(
 	const search = new GrepSearch({ regex, context: wholeNumber(args.context, 0, 0), limit, signal });
 
 	if (info.isDirectory()) {
-		const matchesGlob = args.glob ? compileGlob(args.glob) : undefined;
+		const matchesGlob = args.glob ? await compileGlob(args.glob) : undefined;
 		for await (const entry of walk(searchPath, { signal })) {
 			if (matchesGlob && !matchesGlob(entry.path)) continue;
 			await search.searchFile(entry.absolutePath, entry.path).catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { access, readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { isFileSystemError } from "./search-support.js";
 
 /** Files whose rules the walk honours. `.ignore` is read last so its rules win, as in ripgrep and fd. */
@@ -105,7 +105,8 @@ async function readRules(directory: string, names: readonly string[]): Promise<I
 			throw error;
 		});
 		if (text === undefined) continue;
-		rules ??= ignore({ ignorecase: IGNORE_CASE });
+		// The rules library is loaded with the first ignore file found.
+		rules ??= (await import("ignore")).default({ ignorecase: IGNORE_CASE });
 		rules.add(text);
 	}
 	return rules;

@@ -1,8 +1,9 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
+import { Type } from "../llm/schema-builders.js";
 import { resolveToolPath } from "./paths.js";
 import { isFileSystemError, statToolPath, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";

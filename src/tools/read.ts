@@ -1,6 +1,6 @@
 import { open, readFile } from "node:fs/promises";
-import { Type } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
+import { Type } from "../llm/schema-builders.js";
 import { errorMessage, statExisting, throwIfAborted } from "./file-access.js";
 import { resolveToolPath } from "./paths.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";

@@ -1,6 +1,5 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
-import picomatch from "picomatch";
 
 /** True for errors raised by file system calls (they carry a string `code` such as "ENOENT"). */
 export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
@@ -22,10 +21,11 @@ export async function statToolPath(path: string): Promise<Stats> {
 /**
  * Compiles a glob for root-relative POSIX paths. Like ripgrep's and fd's globs, a pattern without
  * `/` matches the base name at any depth (`*.ts`); one with `/` matches the whole relative path.
- * Hidden files match like any other.
+ * Hidden files match like any other. The glob library is loaded on first use.
  */
-export function compileGlob(pattern: string): (path: string) => boolean {
+export async function compileGlob(pattern: string): Promise<(path: string) => boolean> {
 	const normalized = pattern.startsWith("./") ? pattern.slice(2) : pattern;
+	const { default: picomatch } = await import("picomatch");
 	try {
 		return picomatch(normalized, { dot: true, basename: !normalized.includes("/"), windows: false });
 	} catch (error) {

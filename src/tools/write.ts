@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
+import { Type } from "../llm/schema-builders.js";
 import { errorCode, errorMessage, throwIfAborted } from "./file-access.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";

@@ -204,6 +204,29 @@ describe("malformed input", () => {
 		});
 	});
 
+	it("answers every command written after an invalid one in the same chunk, in order", async () => {
+		// The first invalid command of a process is checked by the full validator, loaded then.
+		const { agent } = await startAgent(harness.server);
+		const input = [
+			{ id: "o1", type: "prompt" },
+			{ id: "o2", type: "get_state" },
+			{ id: "o3", type: "set_steering_mode", mode: "bogus" },
+			{ id: "o4", type: "get_last_assistant_text" },
+		];
+		const records = await recordsFor(agent, input.map((command) => `${JSON.stringify(command)}\n`).join(""));
+		// Error responses are written as soon as the line is read; valid commands run on their lanes.
+		const answered = (ids: string[]) => records.filter((record) => ids.includes(String(record.id)));
+		expect(answered(["o1", "o3"]).map((record) => [record.id, record.success])).toEqual([
+			["o1", false],
+			["o3", false],
+		]);
+		expect(answered(["o2", "o4"]).map((record) => [record.id, record.success])).toEqual([
+			["o2", true],
+			["o4", true],
+		]);
+		expect(records).toHaveLength(4);
+	});
+
 	it("rejects an id that is neither a string nor a number", async () => {
 		const { agent } = await startAgent(harness.server);
 		expect(await recordsFor(agent, '{"id":true,"type":"get_state"}\n')).toEqual([

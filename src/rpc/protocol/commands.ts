@@ -1,4 +1,5 @@
-import { type Static, type TObject, type TProperties, Type } from "typebox";
+import type { Static, TObject, TProperties } from "typebox";
+import { Type } from "../../llm/schema-builders.js";
 
 /** Every command may carry an id; the response echoes it. */
 const Id = Type.Optional(

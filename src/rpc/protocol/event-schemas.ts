@@ -3,7 +3,8 @@
  * the agent's and the session's events in their wire form (wire-events.ts), direct bash deltas
  * and the extension UI requests (one schema per method).
  */
-import { type TObject, type TProperties, Type } from "typebox";
+import type { TObject, TProperties } from "typebox";
+import { Type } from "../../llm/schema-builders.js";
 import { AnyObject, Count } from "./types.js";
 
 /**

@@ -3,7 +3,8 @@
  * `data` it carries (no `data` at all for commands that answer with none), and one shared error
  * response. `responses.ts` builds these records; this file describes them.
  */
-import { type TObject, type TSchema, Type } from "typebox";
+import type { TObject, TSchema } from "typebox";
+import { Type } from "../../llm/schema-builders.js";
 import type { CommandType } from "./commands.js";
 
 const Id = Type.Optional(

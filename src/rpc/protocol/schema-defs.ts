@@ -7,7 +7,8 @@
  * The definitions refer to each other by name (`Type.Ref`), so this record is also the context
  * TypeBox validates with: `Value.Check(RPC_SCHEMA_DEFS, RPC_SCHEMA_DEFS.OutputRecord, record)`.
  */
-import { type TSchema, Type } from "typebox";
+import type { TSchema } from "typebox";
+import { Type } from "../../llm/schema-builders.js";
 import { COMMANDS, ExtensionUiResponseSchema } from "./commands.js";
 import { EVENTS, UI_REQUESTS } from "./event-schemas.js";
 import { ErrorResponseSchema, RESPONSES } from "./response-schemas.js";

@@ -3,7 +3,8 @@
  * results, statistics, the session state, bash results, commands and credentials. Names in
  * `Type.Ref` are `$defs` names (see schema-defs.ts).
  */
-import { type TProperties, type TSchema, Type } from "typebox";
+import type { TProperties, TSchema } from "typebox";
+import { Type } from "../../llm/schema-builders.js";
 import { KNOWN_ENTRY_TYPES } from "../../session/types.js";
 import { Count, TextOrImage } from "./types.js";
 

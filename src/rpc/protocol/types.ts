@@ -4,7 +4,8 @@
  * names are the keys of `$defs` in the published document (see schema-defs.ts). Objects allow
  * additional properties: new fields are additive and clients ignore what they do not know.
  */
-import { type TSchema, Type } from "typebox";
+import type { TSchema } from "typebox";
+import { Type } from "../../llm/schema-builders.js";
 import { APIS, THINKING_LEVELS } from "../../llm/types.js";
 import { ImageContentSchema, ThinkingLevelSchema } from "./commands.js";
 

@@ -1,5 +1,5 @@
 import type { TSchema } from "typebox";
-import { Value } from "typebox/value";
+import type { Value as TypeBoxValue } from "typebox/value";
 import type { RecordText } from "../framing.js";
 import {
 	COMMANDS,
@@ -8,9 +8,32 @@ import {
 	ExtensionUiResponseSchema,
 	isCommandType,
 } from "./commands.js";
+import { quickCheck } from "./quick-check.js";
 import type { ErrorResponse, ResponseId } from "./responses.js";
 
+/** TypeBox's validator, loaded on first need: a valid command is accepted without it. */
+let validator: typeof TypeBoxValue | undefined;
+let validatorLoading: Promise<void> | undefined;
+/** Set when loading failed (a broken install): errors are then described less precisely. */
+let validatorMissing = false;
+
+/** Loads TypeBox's validator once; `parseInput` answers `wait` until it is there when it needs it. */
+export function loadValidator(): Promise<void> {
+	validatorLoading ??= import("typebox/value").then(
+		(module) => {
+			validator = module.Value;
+		},
+		(error: unknown) => {
+			validatorMissing = true;
+			process.stderr.write(`Warning: cannot load the command validator: ${String(error)}\n`);
+		},
+	);
+	return validatorLoading;
+}
+
 export type ParsedInput =
+	/** The record needs the full validator: parse it again once `ready` resolves. */
+	| { kind: "wait"; ready: Promise<void> }
 	| { kind: "command"; command: Command }
 	| { kind: "ui_response"; response: ExtensionUiResponse }
 	| { kind: "error"; response: ErrorResponse };
@@ -60,6 +83,10 @@ export function parseInput(record: RecordText): ParsedInput {
 		return errorResponse("unknown", `Invalid command: "type" must be a string, got ${describeValue(object.type)}`, id);
 	}
 	const type = object.type;
+	const schema =
+		type === "extension_ui_response" ? ExtensionUiResponseSchema : isCommandType(type) ? COMMANDS[type] : undefined;
+	if (!validator && !validatorMissing && schema && !quickCheck(schema, object))
+		return { kind: "wait", ready: loadValidator() };
 	if (type === "extension_ui_response") {
 		const problem = firstProblem(ExtensionUiResponseSchema, object);
 		if (problem) return errorResponse(type, `Invalid "${type}": ${problem}`, id);
@@ -71,10 +98,15 @@ export function parseInput(record: RecordText): ParsedInput {
 	return { kind: "command", command: object as Command };
 }
 
-/** The most useful description of why `value` does not match `schema`, or undefined when it does. */
+/**
+ * The most useful description of why `value` does not match `schema`, or undefined when it does.
+ * Needs `loadValidator()` to have finished unless the value passes the quick check.
+ */
 export function firstProblem(schema: TSchema, value: unknown): string | undefined {
-	if (Value.Check(schema, value)) return undefined;
-	const errors = [...Value.Errors(schema, value)];
+	if (quickCheck(schema, value)) return undefined;
+	if (!validator) return "does not match the command's schema";
+	if (validator.Check(schema, value)) return undefined;
+	const errors = [...validator.Errors(schema, value)];
 	const required = errors.find((error) => error.keyword === "required");
 	if (required) {
 		const missing = (required.params as { requiredProperties?: string[] }).requiredProperties ?? [];
