@@ -1,6 +1,9 @@
-import { execSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+
+/** Loads node:child_process only for a `!command` secret: most starts never run one. */
+const requireBuiltin = createRequire(import.meta.url);
 
 /** Environment variables that hold a provider's API key, in order of preference. */
 export const PROVIDER_ENV_VARS: Record<string, string[]> = {
@@ -175,6 +178,7 @@ function configValuePresent(value: string, env: NodeJS.ProcessEnv): boolean {
  */
 export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv, what: string): string | undefined {
 	if (value.startsWith("!")) {
+		const { execSync } = requireBuiltin("node:child_process") as typeof import("node:child_process");
 		try {
 			const output = execSync(value.slice(1), {
 				encoding: "utf8",
