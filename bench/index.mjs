@@ -2,6 +2,7 @@
 //   npm run bench -- [--only <figure>[,<figure>]] [--runs N] [--agents atomic,pi-1.6.0,pi-0.73.1] [--no-install]
 //                    [--profile <dir>]   (Atomic runs under `node --cpu-prof`, profiles written to <dir>;
 //                                         summarise one with `node bench/profile-summary.mjs <file>`)
+//                    [--node-args "<flags>"]  (extra node flags for Atomic, e.g. "--max-semi-space-size=4")
 // Prints the table (medians and us/peer ratios) on stdout, progress on stderr, and writes
 // bench/results/<timestamp>.json and bench/results/latest.json.
 import { cpus, loadavg } from "node:os";
@@ -30,12 +31,13 @@ function parseOptions() {
 			agents: { type: "string", default: agentIds.join(",") },
 			"no-install": { type: "boolean", default: false },
 			profile: { type: "string" },
+			"node-args": { type: "string", default: "" },
 			help: { type: "boolean", default: false },
 		},
 	});
 	if (values.help) {
 		console.log(
-			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
+			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--node-args "<flags>"]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
 		);
 		process.exit(0);
 	}
@@ -53,7 +55,10 @@ function parseOptions() {
 		runs,
 		agents,
 		allowInstall: !values["no-install"],
-		atomicNodeArgs: values.profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(values.profile)}`] : [],
+		atomicNodeArgs: [
+			...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(values.profile)}`] : []),
+			...values["node-args"].split(/\s+/).filter(Boolean),
+		],
 	};
 }
 

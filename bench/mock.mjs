@@ -53,6 +53,27 @@ export async function startMock() {
 }
 
 /**
+ * How long the mock alone takes for one `tokens`-token Anthropic reply, from sending the request
+ * to the end of the stream, as a bare fetch client sees it: the floor under any agent's prompt.
+ */
+export async function mockRoundTripMs(baseUrl, tokens) {
+	const startedAt = performance.now();
+	const response = await fetch(`${baseUrl}/v1/messages`, {
+		method: "POST",
+		headers: { "content-type": "application/json" },
+		body: JSON.stringify({
+			model: "mock-model",
+			max_tokens: 8192,
+			stream: true,
+			messages: [{ role: "user", content: `baseline [[tokens=${tokens}]]` }],
+		}),
+	});
+	if (!response.ok || !response.body) throw new Error(`mock answered ${response.status}`);
+	for await (const _chunk of response.body);
+	return performance.now() - startedAt;
+}
+
+/**
  * How fast the mock alone streams one `tokens`-token Anthropic reply: text deltas per ms between
  * the first and the last delta, as read by a bare fetch client. An agent cannot relay deltas faster.
  */
