@@ -52,12 +52,8 @@ export async function startMock() {
 	};
 }
 
-/**
- * How long the mock alone takes for one `tokens`-token Anthropic reply, from sending the request
- * to the end of the stream, as a bare fetch client sees it: the floor under any agent's prompt.
- */
-export async function mockRoundTripMs(baseUrl, tokens) {
-	const startedAt = performance.now();
+/** Asks the mock for one streamed `tokens`-token Anthropic reply; resolves with its body stream. */
+async function requestReply(baseUrl, tokens) {
 	const response = await fetch(`${baseUrl}/v1/messages`, {
 		method: "POST",
 		headers: { "content-type": "application/json" },
@@ -69,7 +65,17 @@ export async function mockRoundTripMs(baseUrl, tokens) {
 		}),
 	});
 	if (!response.ok || !response.body) throw new Error(`mock answered ${response.status}`);
-	for await (const _chunk of response.body);
+	return response.body;
+}
+
+/**
+ * How long the mock alone takes for one `tokens`-token Anthropic reply, from sending the request
+ * to the end of the stream, as a bare fetch client sees it: the floor under any agent's prompt.
+ */
+export async function mockRoundTripMs(baseUrl, tokens) {
+	const startedAt = performance.now();
+	const body = await requestReply(baseUrl, tokens);
+	for await (const _chunk of body);
 	return performance.now() - startedAt;
 }
 
@@ -78,22 +84,12 @@ export async function mockRoundTripMs(baseUrl, tokens) {
  * the first and the last delta, as read by a bare fetch client. An agent cannot relay deltas faster.
  */
 export async function mockDeltaRate(baseUrl, tokens) {
-	const response = await fetch(`${baseUrl}/v1/messages`, {
-		method: "POST",
-		headers: { "content-type": "application/json" },
-		body: JSON.stringify({
-			model: "mock-model",
-			max_tokens: 8192,
-			stream: true,
-			messages: [{ role: "user", content: `baseline [[tokens=${tokens}]]` }],
-		}),
-	});
-	if (!response.ok || !response.body) throw new Error(`mock answered ${response.status}`);
+	const body = await requestReply(baseUrl, tokens);
 	const decoder = new TextDecoder();
 	let count = 0;
 	let first;
 	let last;
-	for await (const chunk of response.body) {
+	for await (const chunk of body) {
 		const now = performance.now();
 		const found = decoder.decode(chunk, { stream: true }).split('"text_delta"').length - 1;
 		if (found === 0) continue;
