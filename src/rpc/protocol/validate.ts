@@ -83,27 +83,25 @@ export function parseInput(record: RecordText): ParsedInput {
 		return errorResponse("unknown", `Invalid command: "type" must be a string, got ${describeValue(object.type)}`, id);
 	}
 	const type = object.type;
-	const schema =
-		type === "extension_ui_response" ? ExtensionUiResponseSchema : isCommandType(type) ? COMMANDS[type] : undefined;
-	if (!validator && !validatorMissing && schema && !quickCheck(schema, object))
-		return { kind: "wait", ready: loadValidator() };
-	if (type === "extension_ui_response") {
-		const problem = firstProblem(ExtensionUiResponseSchema, object);
-		if (problem) return errorResponse(type, `Invalid "${type}": ${problem}`, id);
-		return { kind: "ui_response", response: object as ExtensionUiResponse };
+	const isUiResponse = type === "extension_ui_response";
+	if (!isUiResponse && !isCommandType(type)) return errorResponse(type, `Unknown command: ${type}`, id);
+	const schema = isUiResponse ? ExtensionUiResponseSchema : COMMANDS[type];
+	// Nearly every command passes the quick check; the rest are judged (and explained) by TypeBox.
+	if (!quickCheck(schema, object)) {
+		if (!validator && !validatorMissing) return { kind: "wait", ready: loadValidator() };
+		const problem = firstProblem(schema, object);
+		if (problem) return errorResponse(type, `Invalid "${type}"${isUiResponse ? "" : " command"}: ${problem}`, id);
 	}
-	if (!isCommandType(type)) return errorResponse(type, `Unknown command: ${type}`, id);
-	const problem = firstProblem(COMMANDS[type], object);
-	if (problem) return errorResponse(type, `Invalid "${type}" command: ${problem}`, id);
-	return { kind: "command", command: object as Command };
+	return isUiResponse
+		? { kind: "ui_response", response: object as ExtensionUiResponse }
+		: { kind: "command", command: object as Command };
 }
 
 /**
  * The most useful description of why `value` does not match `schema`, or undefined when it does.
- * Needs `loadValidator()` to have finished unless the value passes the quick check.
+ * Needs `loadValidator()` to have finished (when it failed, the description is generic).
  */
-export function firstProblem(schema: TSchema, value: unknown): string | undefined {
-	if (quickCheck(schema, value)) return undefined;
+function firstProblem(schema: TSchema, value: unknown): string | undefined {
 	if (!validator) return "does not match the command's schema";
 	if (validator.Check(schema, value)) return undefined;
 	const errors = [...validator.Errors(schema, value)];
