@@ -1,4 +1,4 @@
-import { Agent } from "../agent/agent.js";
+import type { Agent } from "../agent/agent.js";
 import type { QueueMode } from "../agent/message-queue.js";
 import type { AgentMessage } from "../agent/messages.js";
 import type { AgentEvent, AgentTool } from "../agent/types.js";
@@ -9,18 +9,17 @@ import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
 import type { AgentSessionOptions, PromptOptions, SessionState } from "./agent-session-types.js";
-import { AutoCompaction } from "./auto-compaction.js";
+import type { AutoCompaction } from "./auto-compaction.js";
 import type { BashResult } from "./bash-requests.js";
-import { CompactionControl } from "./compaction-control.js";
-import { DirectBash, type DirectBashOptions } from "./direct-bash.js";
+import type { CompactionControl } from "./compaction-control.js";
+import type { DirectBash, DirectBashOptions } from "./direct-bash.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
-import { ExtensionBridge } from "./extension-bridge.js";
-import { InputGate, NO_MODEL_MESSAGE } from "./input-gate.js";
-import { placeholderModel } from "./messages.js";
+import type { ExtensionBridge } from "./extension-bridge.js";
+import type { InputGate } from "./input-gate.js";
 import { type CycleResult, publicModel } from "./model-control.js";
-import { ModelSync } from "./model-sync.js";
-import { ResourceState } from "./resource-state.js";
-import { type SessionInternals, sessionExtensionHost } from "./session-extension-host.js";
+import type { ModelSync } from "./model-sync.js";
+import type { ResourceState } from "./resource-state.js";
+import { createSessionParts } from "./session-parts.js";
 import {
 	entriesOf,
 	exportHtmlFile,
@@ -30,9 +29,9 @@ import {
 	treeOf,
 } from "./session-queries.js";
 import { SessionSlot } from "./session-slot.js";
-import { type Replacement, SessionSwitcher } from "./session-switcher.js";
+import type { Replacement, SessionSwitcher } from "./session-switcher.js";
 import { estimateContextTokens, estimateTokens, type SessionStats } from "./stats.js";
-import { type NavigateOptions, type NavigateResult, TreeNavigation } from "./tree-navigation.js";
+import type { NavigateOptions, NavigateResult, TreeNavigation } from "./tree-navigation.js";
 
 export * from "./agent-session-types.js";
 export { BUSY_PROMPT_MESSAGE, NO_MODEL_MESSAGE } from "./input-gate.js";
@@ -40,7 +39,8 @@ export { BUSY_PROMPT_MESSAGE, NO_MODEL_MESSAGE } from "./input-gate.js";
 /**
  * The SDK face of Atomic: one conversation with a model, tools and a session file. It composes
  * the agent loop (with its queues and retry policy), model control, direct bash requests and the
- * session store, persists what happens, and reports it to subscribers.
+ * session store, persists what happens, and reports it to subscribers. The parts are built and
+ * wired in session-parts.ts; this class holds the state they share and the public API.
  */
 export class AgentSession {
 	readonly agent: Agent;
@@ -64,135 +64,39 @@ export class AgentSession {
 
 	constructor(private readonly options: AgentSessionOptions) {
 		this.cwdValue = options.cwd;
-		const context = options.session.buildContext();
 		this.slot = new SessionSlot(options.session, recordedThinkingLevel(options.session));
 		this.autoCompactionEnabled = options.autoCompaction ?? true;
-		const tools = options.tools(this.cwdValue);
-		this.agent = new Agent({
-			config: {
-				model: options.models.model ?? placeholderModel(),
-				thinkingLevel: options.models.thinkingLevel,
-				systemPrompt: options.systemPrompt(this.cwdValue, tools, []),
-				tools,
-				streamFunction: options.streamFunction,
-				requestOptions: (model) => this.requestOptions(model),
-				beforeToolCall: (context, signal) => this.extensions.beforeToolCall(context, signal),
-				afterToolCall: (context, signal) => this.extensions.afterToolCall(context, signal),
-			},
-			messages: context.messages,
-			steeringMode: options.steeringMode,
-			followUpMode: options.followUpMode,
-			retry: options.retry,
-		});
-		this.agent.subscribe((event) => this.onAgentEvent(event));
-		this.modelSync = new ModelSync({
-			models: options.models,
-			config: this.agent.config,
-			slot: () => this.slot,
-			record: (write) => this.record(write),
-			settings: options.settings,
-			persistDefaults: options.persistDefaults ?? false,
-		});
-		this.bash = new DirectBash(
+		const parts = createSessionParts(
 			{
-				current: () => this.slot,
-				isStreaming: () => this.isStreaming,
-				cwd: () => this.cwdValue,
-				record: (slot, message) => {
-					this.record(() => slot.session.appendMessage(message));
-					if (slot === this.slot) this.agent.messages.push(message);
+				session: this,
+				options,
+				slot: () => this.slot,
+				autoCompactionEnabled: () => this.autoCompactionEnabled,
+				markContextUnknown: () => {
+					this.contextUnknown = true;
 				},
+				requestOptions: (model) => this.requestOptions(model),
+				allTools: (cwd) => this.allTools(cwd),
+				onAgentEvent: (event) => this.onAgentEvent(event),
+				run: (messages, onAccepted, abortAtStart) => this.run(messages, onAccepted, abortAtStart),
+				adopt: (session, reason) => this.adopt(session, reason),
+				record: (write) => this.record(write),
+				recordMessage: (message) => this.recordMessage(message),
+				warn: (message) => this.warn(message),
+				emit: (event) => void this.hub.emit(event),
 			},
-			{ shellPath: options.shellPath, spillDir: options.spillDir },
+			options.session.buildContext().messages,
 		);
-		this.resources = new ResourceState(
-			options.loadResources,
-			(resources, cwd) => {
-				for (const diagnostic of resources.diagnostics)
-					process.stderr.write(`${diagnostic.path}: ${diagnostic.message}\n`);
-				if (this.cwdValue === cwd) {
-					this.agent.config.systemPrompt = this.options.systemPrompt(cwd, this.agent.config.tools, resources.skills);
-				}
-			},
-			(message) => this.warn(message),
-		);
-		this.resources.reload(this.cwdValue);
-		const sideRequests = {
-			session: () => this.slot.session,
-			model: () => this.model,
-			thinkingLevel: () => this.thinkingLevel,
-			requestOptions: (model: Model) => this.requestOptions(model),
-			streamFunction: options.streamFunction,
-			retrySettings: () => this.agent.retry.settings,
-			emit: (event: AgentSessionEvent) => void this.hub.emit(event),
-		};
-		this.compaction = new CompactionControl({
-			...sideRequests,
-			settings: () => this.options.settings.get().compaction,
-			contextTokens: () => this.contextTokens() ?? 0,
-			applyContext: () => {
-				this.agent.messages = this.slot.session.buildContext().messages;
-				this.contextUnknown = true;
-			},
-		});
-		const internals: SessionInternals = {
-			input: () => this.input,
-			resources: this.resources,
-			record: (write) => this.record(write),
-			emit: (event) => void this.hub.emit(event),
-			refreshTools: () => {
-				const tools = this.allTools(this.cwdValue);
-				this.agent.config.tools = tools;
-				void this.resources.current.then((resources) => {
-					this.agent.config.systemPrompt = this.options.systemPrompt(this.cwdValue, tools, resources.skills);
-				});
-			},
-		};
-		this.extensions = new ExtensionBridge(options.extensions, sessionExtensionHost(this, internals), this.cwdValue);
-		this.input = new InputGate({
-			agent: this.agent,
-			resources: this.resources,
-			extensions: this.extensions,
-			isStreaming: () => this.isStreaming,
-			blockedReason: () => this.options.models.blockedReason,
-			checkModel: () => {
-				const model = this.model;
-				if (!model) throw new Error(NO_MODEL_MESSAGE);
-				this.options.registry.requestAuth(model);
-			},
-			run: (messages, onAccepted, abortAtStart) => this.run(messages, onAccepted, abortAtStart),
-			warn: (message) => this.warn(message),
-			append: (message) => {
-				this.recordMessage(message);
-				this.agent.messages.push(message);
-			},
-		});
-		this.switcher = new SessionSwitcher({
-			factory: options.sessionFactory,
-			extensions: this.extensions,
-			current: () => this.slot,
-			cwd: () => this.cwdValue,
-			settle: async () => {
-				if (this.isStreaming) await this.abort();
-				this.bash.flushPending();
-			},
-			adopt: (session, kind) => this.adopt(session, kind),
-		});
-		this.navigation = new TreeNavigation({
-			...sideRequests,
-			isStreaming: () => this.isStreaming,
-			applyContext: () => {
-				this.agent.messages = this.slot.session.buildContext().messages;
-			},
-		});
-		this.autoCompactor = new AutoCompaction({
-			agent: this.agent,
-			compaction: this.compaction,
-			model: () => this.model,
-			enabled: () => this.autoCompactionEnabled,
-			reserveTokens: () => this.options.settings.get().compaction?.reserveTokens,
-			emit: (event) => void this.hub.emit(event),
-		});
+		this.agent = parts.agent;
+		this.modelSync = parts.modelSync;
+		this.bash = parts.bash;
+		this.resources = parts.resources;
+		this.compaction = parts.compaction;
+		this.extensions = parts.extensions;
+		this.input = parts.input;
+		this.switcher = parts.switcher;
+		this.navigation = parts.navigation;
+		this.autoCompactor = parts.autoCompactor;
 	}
 
 	// ---------------------------------------------------------------- state
