@@ -58,6 +58,8 @@ export class AgentSession {
 	private slot: SessionSlot;
 	private cwdValue: string;
 	private lifecycle = 0;
+	/** Counts aborts, so that a prompt waiting for a compaction before it can tell it was aborted. */
+	private aborts = 0;
 	private autoCompactionEnabled: boolean;
 	private disposed = false;
 	private readonly resources: ResourceState;
@@ -188,8 +190,11 @@ export class AgentSession {
 			this.modelSync.apply();
 			this.agent.config.tools = this.allTools(this.cwdValue);
 			onAccepted?.();
+			const aborts = this.aborts;
+			if (messages !== "continue") await this.autoCompactor.beforePrompt(!this.contextUnknown);
 			const running = messages === "continue" ? this.agent.continue() : this.agent.prompt(messages);
-			if (abortAtStart) this.agent.abort();
+			// An abort during that compaction also ends the prompt, which still runs so that it is recorded.
+			if (abortAtStart || this.aborts !== aborts) this.agent.abort();
 			await running;
 			await this.autoCompactor.settle();
 		} finally {
@@ -212,6 +217,7 @@ export class AgentSession {
 
 	/** Aborts the current run (request, tools, retry delay) and any compaction; resolves once they ended. */
 	async abort(): Promise<void> {
+		this.aborts++;
 		this.input.abortPending();
 		this.agent.abort();
 		this.compaction.abort();

@@ -47,6 +47,22 @@ export class AutoCompaction {
 		}
 	}
 
+	/**
+	 * Before a new prompt goes out: when the last reply's context is already above the threshold
+	 * (automatic compaction was off, or failed, after it, or the model changed to a smaller window),
+	 * compacts first so that the prompt is sent with room. `contextKnown` is false between a
+	 * compaction and the next reply, whose usage would describe the context before it.
+	 */
+	async beforePrompt(contextKnown: boolean): Promise<void> {
+		const model = this.host.model();
+		const reply = lastReply(this.host.agent.messages);
+		if (!contextKnown || !model || !reply || !this.host.enabled()) return;
+		if (reply.stopReason === "aborted" || reply.stopReason === "error") return;
+		const tokens = calculateContextTokens(reply.usage, reply.api);
+		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
+		if (shouldCompact(tokens, model.contextWindow, reserve)) await this.tryCompact("threshold", false);
+	}
+
 	/** One decision; returns true when a follow-on run was started and finished. */
 	private async step(): Promise<boolean> {
 		const { agent } = this.host;

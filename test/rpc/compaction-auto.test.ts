@@ -281,4 +281,70 @@ describe("automatic compaction", () => {
 			contextUsage: { tokens: 4600, contextWindow: SMALL_WINDOW, percent: 92 },
 		});
 	});
+
+	it("compacts before the next prompt when the last reply is already above the threshold", async () => {
+		const { agent } = await startAgent(
+			harness.server,
+			withContextWindow(harness.server, SMALL_WINDOW, { sessions: true, settings: THRESHOLD_SETTINGS }),
+		);
+		const script = scriptServer(harness.server);
+		await threeTurns(agent, script);
+		await agent.ok({ type: "set_auto_compaction", enabled: false });
+		script.conversation.push(textReply("four", OVER_THRESHOLD));
+		await agent.prompt("fourth");
+		expect(plannerRequests(harness.server)).toEqual([]);
+
+		await agent.ok({ type: "set_auto_compaction", enabled: true });
+		script.conversation.push(textReply("five"));
+		const { start } = await agent.prompt("fifth");
+		expect(compactionRecords(agent, start)).toMatchObject([
+			{ type: "compaction_start", reason: "threshold" },
+			{ type: "compaction_end", reason: "threshold", aborted: false, willRetry: false },
+		]);
+		// The compaction comes before the prompt's run, and the prompt is sent with the compacted context.
+		expect(position(agent, start, isType("compaction_end"))).toBeLessThan(
+			position(agent, start, isType("agent_start")),
+		);
+		expect(plannerRequests(harness.server)).toHaveLength(1);
+		const sent = transcript(conversationRequests(harness.server).at(-1));
+		expect(sent[0]?.startsWith(`user: ${COMPACTION_PREAMBLE}`)).toBe(true);
+		expect(sent.at(-1)).toBe("user: fifth");
+		// The reply to "fifth" is small: no second compaction after it.
+		expect(agent.since(start, "compaction_start")).toHaveLength(1);
+	});
+
+	it("an abort during the compaction before a prompt ends that prompt too", async () => {
+		const { agent } = await startAgent(
+			harness.server,
+			withContextWindow(harness.server, SMALL_WINDOW, { sessions: true, settings: THRESHOLD_SETTINGS }),
+		);
+		const arrived = deferred();
+		const script = scriptServer(harness.server, () => {
+			arrived.resolve();
+			return textReply("1,10\n", { headersDelayMs: 5000 });
+		});
+		await threeTurns(agent, script);
+		await agent.ok({ type: "set_auto_compaction", enabled: false });
+		script.conversation.push(textReply("four", OVER_THRESHOLD));
+		await agent.prompt("fourth");
+		await agent.ok({ type: "set_auto_compaction", enabled: true });
+
+		const requestsBefore = conversationRequests(harness.server).length;
+		const start = agent.mark();
+		await agent.ok({ type: "prompt", message: "fifth" });
+		await arrived.promise;
+		await agent.ok({ type: "abort" });
+		await agent.waitForEvent("agent_settled", () => true, start);
+		expect(compactionRecords(agent, start)).toMatchObject([
+			{ type: "compaction_start", reason: "threshold" },
+			{ type: "compaction_end", reason: "threshold", result: null, aborted: true },
+		]);
+		const end = agent.since(start, "agent_end");
+		expect(end).toHaveLength(1);
+		expect(end[0]?.messages).toMatchObject([
+			{ role: "user", content: [{ type: "text", text: "fifth" }] },
+			{ role: "assistant", stopReason: "aborted" },
+		]);
+		expect(conversationRequests(harness.server)).toHaveLength(requestsBefore);
+	});
 });
