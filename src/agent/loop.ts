@@ -82,6 +82,7 @@ export async function runLoop(
 			}
 			await emit({ type: "turn_end", message: assistant, toolResults });
 			moreToolCalls = calls.length > 0;
+			if (moreToolCalls && !run.signal.aborted) await run.config.afterToolBatch?.(run.messages, run.signal);
 			// After an abort the next call ends at once with an aborted reply; queued messages wait.
 			pending = run.signal.aborted ? [] : pollSteering(run);
 		}

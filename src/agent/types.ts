@@ -135,6 +135,12 @@ export interface AgentLoopConfig {
 		context: ToolCallContext & { result: AgentToolResult; isError: boolean },
 		signal: AbortSignal,
 	): Promise<ToolResultOverride | undefined>;
+	/**
+	 * Runs after a turn's tool calls, before the next model call of the same run (not after an
+	 * abort). May replace the contents of `messages` in place (e.g. a mid-run compaction); the
+	 * next call and every later turn use them. Must not throw.
+	 */
+	afterToolBatch?(messages: AgentMessage[], signal: AbortSignal): Promise<void>;
 	/** Steering messages to deliver now (after a turn's tools, before the next call). Must not throw. */
 	getSteeringMessages?(): AgentMessage[];
 	/** Follow-up messages to deliver now (only when the run would otherwise stop). Must not throw. */

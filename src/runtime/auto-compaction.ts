@@ -7,7 +7,7 @@ import {
 	shouldCompact,
 } from "../compaction/index.js";
 import type { AssistantMessage, Model } from "../llm/types.js";
-import type { CompactionControl } from "./compaction-control.js";
+import type { CompactionControl, CompactionFlags } from "./compaction-control.js";
 import type { AgentSessionEvent } from "./events.js";
 
 export interface AutoCompactionHost {
@@ -16,6 +16,8 @@ export interface AutoCompactionHost {
 	model(): Model | undefined;
 	enabled(): boolean;
 	reserveTokens(): number | undefined;
+	/** The context size estimate; null between a compaction and the next reply. */
+	contextTokens(): number | null;
 	emit(event: AgentSessionEvent): void;
 }
 
@@ -60,7 +62,26 @@ export class AutoCompaction {
 		if (reply.stopReason === "aborted" || reply.stopReason === "error") return;
 		const tokens = calculateContextTokens(reply.usage, reply.api);
 		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
-		if (shouldCompact(tokens, model.contextWindow, reserve)) await this.tryCompact("threshold", false);
+		if (shouldCompact(tokens, model.contextWindow, reserve)) await this.tryCompact("threshold");
+	}
+
+	/**
+	 * Between a run's tool calls and its next model call: when the context the next request would
+	 * carry (the last reply's usage plus estimates of the tool results since) is above the
+	 * threshold, compacts now rather than sending a request that may overflow. `messages` (the
+	 * run's conversation) then holds the compacted context.
+	 */
+	async afterToolBatch(messages: AgentMessage[]): Promise<void> {
+		const model = this.host.model();
+		const tokens = this.host.contextTokens();
+		if (!model || tokens === null || !this.host.enabled()) return;
+		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
+		if (!shouldCompact(tokens, model.contextWindow, reserve)) return;
+		if (!(await this.tryCompact("threshold", { midTurn: true }))) return;
+		const compacted = this.host.agent.messages;
+		if (messages === compacted) return;
+		messages.length = 0;
+		for (const message of compacted) messages.push(message);
 	}
 
 	/** One decision; returns true when a follow-on run was started and finished. */
@@ -85,7 +106,7 @@ export class AutoCompaction {
 				return false;
 			}
 			this.overflowRetried = true;
-			if (!(await this.tryCompact("overflow", true))) return false;
+			if (!(await this.tryCompact("overflow", { willRetry: true }))) return false;
 			await agent.continue();
 			return true;
 		}
@@ -93,7 +114,7 @@ export class AutoCompaction {
 		const tokens = calculateContextTokens(reply.usage, model.api);
 		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
 		if (overflow === "silent_stop" || shouldCompact(tokens, model.contextWindow, reserve)) {
-			await this.tryCompact("threshold", false);
+			await this.tryCompact("threshold");
 			if (agent.queuedCount > 0) {
 				await agent.continue();
 				return true;
@@ -103,9 +124,9 @@ export class AutoCompaction {
 	}
 
 	/** Compacts; failures were already reported through compaction_end. */
-	private async tryCompact(reason: "threshold" | "overflow", willRetry: boolean): Promise<boolean> {
+	private async tryCompact(reason: "threshold" | "overflow", flags: CompactionFlags = {}): Promise<boolean> {
 		try {
-			await this.host.compaction.compact(reason, {}, willRetry);
+			await this.host.compaction.compact(reason, {}, flags);
 			return true;
 		} catch (error) {
 			if (error instanceof Error && error.message.startsWith("Nothing to compact") && reason === "overflow") {

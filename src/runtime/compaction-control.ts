@@ -13,6 +13,12 @@ import type { Session } from "../session/session.js";
 import type { AgentSessionEvent, CompactionReason } from "./events.js";
 import { SideRequestCancelled, type SideRequestHost, sideRequest } from "./side-request.js";
 
+/** `willRetry`: the prompt continues after it (overflow); `midTurn`: between a run's tool calls and its next call. */
+export interface CompactionFlags {
+	willRetry?: boolean;
+	midTurn?: boolean;
+}
+
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
@@ -68,7 +74,7 @@ export class CompactionControl {
 	async compact(
 		reason: CompactionReason,
 		options: CompactionParameterInput = {},
-		willRetry = false,
+		flags: CompactionFlags = {},
 	): Promise<CompactionResult> {
 		const running = this.active;
 		if (running) {
@@ -76,13 +82,13 @@ export class CompactionControl {
 			running.controller.abort();
 			await running.done.catch(() => undefined);
 		}
-		return this.start(reason, options, willRetry);
+		return this.start(reason, options, flags);
 	}
 
 	private start(
 		reason: CompactionReason,
 		options: CompactionParameterInput,
-		willRetry: boolean,
+		flags: CompactionFlags,
 	): Promise<CompactionResult> {
 		const model = this.host.model();
 		if (!model) return Promise.reject(new Error("No model selected: compaction needs the session model."));
@@ -95,7 +101,7 @@ export class CompactionControl {
 		);
 		if (!preparation) return Promise.reject(new Error(NOTHING_TO_COMPACT));
 		const controller = new AbortController();
-		const done = this.run(reason, urgency, willRetry, model, session, preparation, controller.signal);
+		const done = this.run(reason, urgency, flags, model, session, preparation, controller.signal);
 		const active = { reason, controller, done };
 		this.active = active;
 		const clear = () => {
@@ -108,13 +114,13 @@ export class CompactionControl {
 	private async run(
 		reason: CompactionReason,
 		urgency: CompactionUrgency,
-		willRetry: boolean,
+		{ willRetry = false, midTurn = false }: CompactionFlags,
 		model: Model,
 		session: Session,
 		preparation: NonNullable<ReturnType<typeof prepareCompaction>>,
 		signal: AbortSignal,
 	): Promise<CompactionResult> {
-		this.host.emit({ type: "compaction_start", reason });
+		this.host.emit(midTurn ? { type: "compaction_start", reason, midTurn } : { type: "compaction_start", reason });
 		try {
 			const { result } = await runCompaction({
 				preparation,

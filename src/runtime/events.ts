@@ -19,7 +19,8 @@ export type AgentSessionEvent =
 	  }
 	| { type: "warning"; message: string }
 	| { type: "extension_error"; extensionPath: string; event: string; error: string }
-	| { type: "compaction_start"; reason: CompactionReason }
+	/** `midTurn`: a threshold compaction between a run's tool calls and its next model call. */
+	| { type: "compaction_start"; reason: CompactionReason; midTurn?: boolean }
 	| {
 			type: "compaction_end";
 			reason: CompactionReason;

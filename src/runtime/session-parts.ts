@@ -73,6 +73,7 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 			requestOptions: (model) => host.requestOptions(model),
 			beforeToolCall: (context, signal) => extensions.beforeToolCall(context, signal),
 			afterToolCall: (context, signal) => extensions.afterToolCall(context, signal),
+			afterToolBatch: (conversation) => autoCompactor.afterToolBatch(conversation),
 		},
 		messages,
 		steeringMode: options.steeringMode,
@@ -120,8 +121,11 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 		retrySettings: () => agent.retry.settings,
 		emit: (event: AgentSessionEvent) => host.emit(event),
 	};
+	// In place: a run in progress holds this array and goes on with the rebuilt context.
 	const applyContext = () => {
-		agent.messages = host.slot().session.buildContext().messages;
+		const rebuilt = host.slot().session.buildContext().messages;
+		agent.messages.length = 0;
+		for (const message of rebuilt) agent.messages.push(message);
 	};
 	const compaction = new CompactionControl({
 		...sideRequests,
@@ -179,12 +183,13 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 		adopt: (replacement, kind) => host.adopt(replacement, kind),
 	});
 	const navigation = new TreeNavigation({ ...sideRequests, isStreaming: () => session.isStreaming, applyContext });
-	const autoCompactor = new AutoCompaction({
+	const autoCompactor: AutoCompaction = new AutoCompaction({
 		agent,
 		compaction,
 		model: () => session.model,
 		enabled: () => host.autoCompactionEnabled(),
 		reserveTokens: () => options.settings.get().compaction?.reserveTokens,
+		contextTokens: () => session.contextTokens(),
 		emit: (event) => host.emit(event),
 	});
 	return { agent, modelSync, bash, resources, compaction, extensions, input, switcher, navigation, autoCompactor };

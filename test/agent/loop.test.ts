@@ -242,6 +242,28 @@ describe("agent loop", () => {
 		expect(h.stream.calls[0]?.context.messages.map((message) => message.content)).toEqual(["injected", "real"]);
 	});
 
+	it("calls afterToolBatch after each tool turn, and the next call uses the messages it left", async () => {
+		const seen: string[][] = [];
+		const h = harness([toolReply("echo", { value: "a" }), toolReply("echo", { value: "b" }), textReply("done")], {
+			tools: [echoTool],
+			afterToolBatch: async (messages) => {
+				seen.push(messages.map((message) => message.role));
+				// Replaced in place, as a compaction between turns does.
+				messages.splice(0, messages.length, user(`compacted ${seen.length}`));
+			},
+		});
+		await h.agent.prompt(user("go"));
+		expect(seen).toEqual([
+			["user", "assistant", "toolResult"],
+			["user", "assistant", "toolResult"],
+		]);
+		const sent = h.stream.calls.map((call) => call.context.messages.map((message) => message.role));
+		expect(sent).toEqual([["user"], ["user"], ["user"]]);
+		expect(h.stream.calls[2]?.context.messages[0]?.content).toBe("compacted 2");
+		expect(h.agent.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+		expect(h.types().filter((type) => type === "agent_end")).toHaveLength(1);
+	});
+
 	it("delivers steering after the turn's tools and before the next model call, one at a time", async () => {
 		const slow = controllableTool("slow");
 		const h = harness(

@@ -12,6 +12,7 @@ import {
 	manyLines,
 	numberedTranscript,
 	plannerRequests,
+	type ReplyFor,
 	rangeRecords,
 	scriptServer,
 	threeTurns,
@@ -311,6 +312,74 @@ describe("automatic compaction", () => {
 		expect(sent.at(-1)).toBe("user: fifth");
 		// The reply to "fifth" is small: no second compaction after it.
 		expect(agent.since(start, "compaction_start")).toHaveLength(1);
+	});
+
+	/**
+	 * Three turns of history, then a prompt whose tool call prints `seq 1 4000` (~4800 tokens), over
+	 * the 2000-token threshold while the history is far below it.
+	 */
+	async function toolOutputOverThreshold(planner?: ReplyFor): Promise<RpcAgent> {
+		const { agent } = await startAgent(
+			harness.server,
+			withContextWindow(harness.server, 10_000, { settings: { compaction: { reserveTokens: 8000 } } }),
+		);
+		const script = scriptServer(harness.server, planner);
+		await threeTurns(agent, script);
+		const small = { usage: { input: 300, output: 20 } };
+		script.conversation.push(toolReply("bash", { command: "seq 1 4000" }, small), textReply("counted to 4000", small));
+		return agent;
+	}
+
+	it("compacts between a run's tool calls and its next request when the tool output crosses the threshold", async () => {
+		const agent = await toolOutputOverThreshold();
+		const { start } = await agent.prompt("count to 4000");
+
+		expect(compactionRecords(agent, start)).toMatchObject([
+			{ type: "compaction_start", reason: "threshold", midTurn: true },
+			{ type: "compaction_end", reason: "threshold", aborted: false, willRetry: false, result: expect.any(Object) },
+		]);
+		// Within the one run: after the tool turn ended, before the next turn started.
+		const compactionStart = position(agent, start, isType("compaction_start"));
+		expect(position(agent, start, isType("turn_end"))).toBeLessThan(compactionStart);
+		expect(indexOf(agent, isType("turn_start"), compactionStart)).toBeGreaterThan(
+			position(agent, start, isType("compaction_end")),
+		);
+		expect(agent.since(start, "agent_start")).toHaveLength(1);
+		expect(agent.since(start, "agent_end")).toHaveLength(1);
+		// The next request carries the compacted context: the boundary message, which replays the kept
+		// entries (this turn's tool call and its output) as transcript text.
+		const sent = transcript(conversationRequests(harness.server).at(-1));
+		expect(sent).toHaveLength(1);
+		const [context] = sent;
+		expect(context?.startsWith(`user: ${COMPACTION_PREAMBLE}`)).toBe(true);
+		expect(context).toContain('[User]: count to 4000\n\n[Assistant tool calls]: bash(command="seq 1 4000")');
+		expect(context).toContain("\n3999\n4000");
+		expect(plannerRequests(harness.server)).toHaveLength(1);
+		expect(await agent.ok({ type: "get_last_assistant_text" })).toEqual({ text: "counted to 4000" });
+	});
+
+	it("an abort during a compaction between tool calls cancels it and ends the run", async () => {
+		const arrived = deferred();
+		const agent = await toolOutputOverThreshold(() => {
+			arrived.resolve();
+			return textReply("1,10\n", { headersDelayMs: 5000 });
+		});
+		const requestsBefore = conversationRequests(harness.server).length;
+		const start = agent.mark();
+		await agent.ok({ type: "prompt", message: "count to 4000" });
+		await arrived.promise;
+		await agent.ok({ type: "abort" });
+		await agent.waitForEvent("agent_settled", () => true, start);
+		expect(compactionRecords(agent, start)).toMatchObject([
+			{ type: "compaction_start", reason: "threshold", midTurn: true },
+			{ type: "compaction_end", reason: "threshold", result: null, aborted: true },
+		]);
+		const end = agent.since(start, "agent_end");
+		expect(end).toHaveLength(1);
+		const messages = end[0]?.messages as { role: string; stopReason?: string }[];
+		expect(messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+		// Only the request that produced the tool call: nothing was sent after the compaction.
+		expect(conversationRequests(harness.server)).toHaveLength(requestsBefore + 1);
 	});
 
 	it("an abort during the compaction before a prompt ends that prompt too", async () => {

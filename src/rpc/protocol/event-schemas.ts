@@ -84,7 +84,18 @@ export const EVENTS: Record<string, TObject> = {
 		},
 		"The steering or follow-up queue changed",
 	),
-	compaction_start: event("compaction_start", { reason: CompactionReason }, "A compaction begins"),
+	compaction_start: event(
+		"compaction_start",
+		{
+			reason: CompactionReason,
+			midTurn: Type.Optional(
+				Type.Boolean({
+					description: "Present (true) for a compaction between a run's tool calls and its next model call",
+				}),
+			),
+		},
+		"A compaction begins",
+	),
 	compaction_end: event(
 		"compaction_end",
 		{
