@@ -6,6 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { outputDefinitionName } from "../../src/rpc/protocol/schema-defs.js";
+import { typeboxErrors } from "../protocol/schema-check.js";
 import { LlmServer, type RecordedRequest } from "../support/llm-server.js";
 import { makeAgentDir, RpcAgent, type RpcRecord } from "../support/rpc-process.js";
 
@@ -59,12 +61,33 @@ export async function startAgent(server: LlmServer | undefined, options: StartOp
 	return entry;
 }
 
-/** Kills every agent this file started and removes their trees. */
+/** Every record an agent wrote that the RPC schema does not describe, with the first complaints. */
+function schemaViolations(agent: RpcAgent): string[] {
+	const violations: string[] = [];
+	for (const record of agent.records) {
+		const errors = typeboxErrors(outputDefinitionName(record) ?? "OutputRecord", record);
+		if (errors.length > 0)
+			violations.push(`${JSON.stringify(record).slice(0, 300)}\n  ${errors.slice(0, 3).join("\n  ")}`);
+	}
+	return violations;
+}
+
+/**
+ * Kills every agent this file started and removes their trees. Then checks every record they
+ * wrote against the RPC schema, so that each end-to-end test also proves the schema right.
+ */
 export async function stopAgents(): Promise<void> {
+	const violations: string[] = [];
 	for (const entry of started.splice(0)) {
 		entry.agent.kill();
 		await entry.agent.exited;
 		entry.dirs.cleanup();
+		violations.push(...schemaViolations(entry.agent));
+	}
+	if (violations.length > 0) {
+		throw new Error(
+			`${violations.length} output record(s) do not match the RPC schema:\n${violations.slice(0, 5).join("\n")}`,
+		);
 	}
 }
 

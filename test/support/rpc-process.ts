@@ -95,7 +95,8 @@ export class RpcAgent {
 	readonly rawLines: string[] = [];
 	readonly child: ChildProcessWithoutNullStreams;
 	stderr = "";
-	private buffer = Buffer.alloc(0);
+	/** The bytes of a line not yet ended, as received. */
+	private partial: Buffer[] = [];
 	private waiters = new Set<{ check: () => boolean }>();
 	private counter = 0;
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -119,16 +120,19 @@ export class RpcAgent {
 		});
 	}
 
+	/** Splits stdout into lines; each byte is looked at once, however long the line. */
 	private onData(chunk: Buffer): void {
-		this.buffer = Buffer.concat([this.buffer, chunk]);
-		for (;;) {
-			const newline = this.buffer.indexOf(0x0a);
-			if (newline < 0) break;
-			const line = this.buffer.subarray(0, newline).toString("utf8");
-			this.buffer = this.buffer.subarray(newline + 1);
+		let start = 0;
+		for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+			const piece = chunk.subarray(start, newline);
+			const bytes = this.partial.length > 0 ? Buffer.concat([...this.partial, piece]) : piece;
+			this.partial = [];
+			const line = bytes.toString("utf8");
 			this.rawLines.push(line);
 			this.records.push(JSON.parse(line) as RpcRecord);
+			start = newline + 1;
 		}
+		if (start < chunk.length) this.partial.push(chunk.subarray(start));
 		this.notify();
 	}
 
