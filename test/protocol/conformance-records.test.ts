@@ -24,7 +24,12 @@ describe.skipIf(!existsSync(suite) || !hasPython)("the conformance suite's recor
 		const run = spawnSync(suite, ["--known-failures", join(root, "test/conformance-known-failures.txt")], {
 			cwd: root,
 			encoding: "utf8",
-			env: { ...process.env, ATOMIC_CMD: `${process.execPath} ${recorder} ${outDir} ${join(root, "dist/cli.js")}` },
+			env: {
+				...process.env,
+				ATOMIC_CMD: `${process.execPath} ${recorder} ${outDir} ${join(root, "dist/cli.js")}`,
+				// Other test files run beside this one: give the suite's own timeouts room.
+				CONFORMANCE_TIMEOUT_SCALE: "3",
+			},
 		});
 		expect(run.status, run.stdout + run.stderr).toBe(0);
 
