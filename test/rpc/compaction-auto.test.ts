@@ -13,6 +13,7 @@ import {
 	numberedTranscript,
 	plannerRequests,
 	type ReplyFor,
+	type RequestScript,
 	rangeRecords,
 	scriptServer,
 	threeTurns,
@@ -35,6 +36,16 @@ function position(agent: RpcAgent, start: number, predicate: (record: RpcRecord)
 }
 
 const isType = (type: string) => (record: RpcRecord) => record.type === type;
+
+/** A planner whose answer is held for 5 s; `arrived` resolves when its request comes in. */
+function heldPlanner(): { arrived: Promise<void>; planner: ReplyFor } {
+	const signal = deferred();
+	const planner = () => {
+		signal.resolve();
+		return textReply("1,10\n", { headersDelayMs: 5000 });
+	};
+	return { arrived: signal.promise, planner };
+}
 
 /** Input tokens as a provider would count them for this request: its messages' JSON, 4 characters a token. */
 function inputTokensOf(request: RecordedRequest): number {
@@ -283,19 +294,34 @@ describe("automatic compaction", () => {
 		});
 	});
 
-	it("compacts before the next prompt when the last reply is already above the threshold", async () => {
+	/** Three turns, then a reply over the threshold while automatic compaction was off; it is on again after. */
+	async function lastReplyOverThreshold(planner?: ReplyFor): Promise<{ agent: RpcAgent; script: RequestScript }> {
 		const { agent } = await startAgent(
 			harness.server,
 			withContextWindow(harness.server, SMALL_WINDOW, { sessions: true, settings: THRESHOLD_SETTINGS }),
 		);
-		const script = scriptServer(harness.server);
+		const script = scriptServer(harness.server, planner);
 		await threeTurns(agent, script);
 		await agent.ok({ type: "set_auto_compaction", enabled: false });
 		script.conversation.push(textReply("four", OVER_THRESHOLD));
 		await agent.prompt("fourth");
 		expect(plannerRequests(harness.server)).toEqual([]);
-
 		await agent.ok({ type: "set_auto_compaction", enabled: true });
+		return { agent, script };
+	}
+
+	/** Sends `message` while the planner request is held, aborts once it arrived; resolves at agent_settled. */
+	async function abortDuringPlanner(agent: RpcAgent, arrived: Promise<void>, message: string): Promise<number> {
+		const start = agent.mark();
+		await agent.ok({ type: "prompt", message });
+		await arrived;
+		await agent.ok({ type: "abort" });
+		await agent.waitForEvent("agent_settled", () => true, start);
+		return start;
+	}
+
+	it("compacts before the next prompt when the last reply is already above the threshold", async () => {
+		const { agent, script } = await lastReplyOverThreshold();
 		script.conversation.push(textReply("five"));
 		const { start } = await agent.prompt("fifth");
 		expect(compactionRecords(agent, start)).toMatchObject([
@@ -359,17 +385,10 @@ describe("automatic compaction", () => {
 	});
 
 	it("an abort during a compaction between tool calls cancels it and ends the run", async () => {
-		const arrived = deferred();
-		const agent = await toolOutputOverThreshold(() => {
-			arrived.resolve();
-			return textReply("1,10\n", { headersDelayMs: 5000 });
-		});
+		const { arrived, planner } = heldPlanner();
+		const agent = await toolOutputOverThreshold(planner);
 		const requestsBefore = conversationRequests(harness.server).length;
-		const start = agent.mark();
-		await agent.ok({ type: "prompt", message: "count to 4000" });
-		await arrived.promise;
-		await agent.ok({ type: "abort" });
-		await agent.waitForEvent("agent_settled", () => true, start);
+		const start = await abortDuringPlanner(agent, arrived, "count to 4000");
 		expect(compactionRecords(agent, start)).toMatchObject([
 			{ type: "compaction_start", reason: "threshold", midTurn: true },
 			{ type: "compaction_end", reason: "threshold", result: null, aborted: true },
@@ -383,27 +402,10 @@ describe("automatic compaction", () => {
 	});
 
 	it("an abort during the compaction before a prompt ends that prompt too", async () => {
-		const { agent } = await startAgent(
-			harness.server,
-			withContextWindow(harness.server, SMALL_WINDOW, { sessions: true, settings: THRESHOLD_SETTINGS }),
-		);
-		const arrived = deferred();
-		const script = scriptServer(harness.server, () => {
-			arrived.resolve();
-			return textReply("1,10\n", { headersDelayMs: 5000 });
-		});
-		await threeTurns(agent, script);
-		await agent.ok({ type: "set_auto_compaction", enabled: false });
-		script.conversation.push(textReply("four", OVER_THRESHOLD));
-		await agent.prompt("fourth");
-		await agent.ok({ type: "set_auto_compaction", enabled: true });
-
+		const { arrived, planner } = heldPlanner();
+		const { agent } = await lastReplyOverThreshold(planner);
 		const requestsBefore = conversationRequests(harness.server).length;
-		const start = agent.mark();
-		await agent.ok({ type: "prompt", message: "fifth" });
-		await arrived.promise;
-		await agent.ok({ type: "abort" });
-		await agent.waitForEvent("agent_settled", () => true, start);
+		const start = await abortDuringPlanner(agent, arrived, "fifth");
 		expect(compactionRecords(agent, start)).toMatchObject([
 			{ type: "compaction_start", reason: "threshold" },
 			{ type: "compaction_end", reason: "threshold", result: null, aborted: true },
