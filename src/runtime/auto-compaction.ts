@@ -68,20 +68,16 @@ export class AutoCompaction {
 	/**
 	 * Between a run's tool calls and its next model call: when the context the next request would
 	 * carry (the last reply's usage plus estimates of the tool results since) is above the
-	 * threshold, compacts now rather than sending a request that may overflow. `messages` (the
-	 * run's conversation) then holds the compacted context.
+	 * threshold, compacts now rather than sending a request that may overflow. The compaction
+	 * rebuilds `agent.messages` in place, the array the running loop works on.
 	 */
-	async afterToolBatch(messages: AgentMessage[]): Promise<void> {
+	async afterToolBatch(): Promise<void> {
 		const model = this.host.model();
 		const tokens = this.host.contextTokens();
 		if (!model || tokens === null || !this.host.enabled()) return;
 		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
 		if (!shouldCompact(tokens, model.contextWindow, reserve)) return;
-		if (!(await this.tryCompact("threshold", { midTurn: true }))) return;
-		const compacted = this.host.agent.messages;
-		if (messages === compacted) return;
-		messages.length = 0;
-		for (const message of compacted) messages.push(message);
+		await this.tryCompact("threshold", { midTurn: true });
 	}
 
 	/** One decision; returns true when a follow-on run was started and finished. */

@@ -73,7 +73,8 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 			requestOptions: (model) => host.requestOptions(model),
 			beforeToolCall: (context, signal) => extensions.beforeToolCall(context, signal),
 			afterToolCall: (context, signal) => extensions.afterToolCall(context, signal),
-			afterToolBatch: (conversation) => autoCompactor.afterToolBatch(conversation),
+			// Compaction rebuilds agent.messages in place: the array the loop runs on.
+			afterToolBatch: () => autoCompactor.afterToolBatch(),
 		},
 		messages,
 		steeringMode: options.steeringMode,

@@ -8,6 +8,7 @@ import {
 	deferred,
 	expectedCompaction,
 	getEntries,
+	heldPlanner,
 	isPlannerRequest,
 	manyLines,
 	numberedTranscript,
@@ -37,16 +38,6 @@ function position(agent: RpcAgent, start: number, predicate: (record: RpcRecord)
 
 const isType = (type: string) => (record: RpcRecord) => record.type === type;
 
-/** A planner whose answer is held for 5 s; `arrived` resolves when its request comes in. */
-function heldPlanner(): { arrived: Promise<void>; planner: ReplyFor } {
-	const signal = deferred();
-	const planner = () => {
-		signal.resolve();
-		return textReply("1,10\n", { headersDelayMs: 5000 });
-	};
-	return { arrived: signal.promise, planner };
-}
-
 /** Input tokens as a provider would count them for this request: its messages' JSON, 4 characters a token. */
 function inputTokensOf(request: RecordedRequest): number {
 	return Math.ceil(JSON.stringify(anthropicBody(request).messages).length / 4);
@@ -58,11 +49,8 @@ describe("automatic compaction", () => {
 			harness.server,
 			withContextWindow(harness.server, SMALL_WINDOW, { sessions: true, settings: THRESHOLD_SETTINGS }),
 		);
-		const arrived = deferred();
-		const script = scriptServer(harness.server, () => {
-			arrived.resolve();
-			return textReply("1,10\n", { headersDelayMs: 1500 });
-		});
+		const { arrived, planner } = heldPlanner(1500);
+		const script = scriptServer(harness.server, planner);
 		script.conversation.push(textReply(manyLines("one")), textReply(manyLines("two")));
 		await agent.prompt("first");
 		await agent.prompt("second");
@@ -72,7 +60,7 @@ describe("automatic compaction", () => {
 		const start = agent.mark();
 		await agent.request({ type: "prompt", message: "third" });
 		await agent.waitForEvent("compaction_start", () => true, start);
-		await arrived.promise;
+		await arrived;
 		// get_state is answered at once, while the planner request is still waiting for its answer.
 		expect(await agent.ok({ type: "get_state" })).toMatchObject({ isCompacting: true, isStreaming: true });
 		const settled = await agent.waitForEvent("agent_settled", () => true, start);
@@ -175,17 +163,14 @@ describe("automatic compaction", () => {
 			harness.server,
 			withContextWindow(harness.server, SMALL_WINDOW, { settings: THRESHOLD_SETTINGS }),
 		);
-		const arrived = deferred();
-		const script = scriptServer(harness.server, () => {
-			arrived.resolve();
-			return textReply("1,10\n", { headersDelayMs: 1000 });
-		});
+		const { arrived, planner } = heldPlanner(1000);
+		const script = scriptServer(harness.server, planner);
 		await threeTurns(agent, script);
 		script.conversation.push(textReply("four", OVER_THRESHOLD), textReply("follow-up answer"));
 		const start = agent.mark();
 		await agent.request({ type: "prompt", message: "fourth" });
 		await agent.waitForEvent("compaction_start", () => true, start);
-		await arrived.promise;
+		await arrived;
 		const queued = await agent.request({
 			id: "fu",
 			type: "prompt",
@@ -212,18 +197,15 @@ describe("automatic compaction", () => {
 			harness.server,
 			withContextWindow(harness.server, SMALL_WINDOW, { settings: THRESHOLD_SETTINGS }),
 		);
-		const arrived = deferred();
-		const script = scriptServer(harness.server, () => {
-			arrived.resolve();
-			return textReply("1,10\n", { headersDelayMs: 2000 });
-		});
+		const { arrived, planner } = heldPlanner(2000);
+		const script = scriptServer(harness.server, planner);
 		await threeTurns(agent, script);
 		const before = await getEntries(agent);
 		script.conversation.push(textReply("four", OVER_THRESHOLD));
 		const start = agent.mark();
 		await agent.request({ type: "prompt", message: "fourth" });
 		await agent.waitForEvent("compaction_start", () => true, start);
-		await arrived.promise;
+		await arrived;
 		// A prompt without streamingBehavior is refused while the compaction runs.
 		expect(await agent.request({ id: "busy", type: "prompt", message: "now" })).toEqual({
 			id: "busy",
@@ -385,7 +367,7 @@ describe("automatic compaction", () => {
 	});
 
 	it("an abort during a compaction between tool calls cancels it and ends the run", async () => {
-		const { arrived, planner } = heldPlanner();
+		const { arrived, planner } = heldPlanner(5000);
 		const agent = await toolOutputOverThreshold(planner);
 		const requestsBefore = conversationRequests(harness.server).length;
 		const start = await abortDuringPlanner(agent, arrived, "count to 4000");
@@ -402,7 +384,7 @@ describe("automatic compaction", () => {
 	});
 
 	it("an abort during the compaction before a prompt ends that prompt too", async () => {
-		const { arrived, planner } = heldPlanner();
+		const { arrived, planner } = heldPlanner(5000);
 		const { agent } = await lastReplyOverThreshold(planner);
 		const requestsBefore = conversationRequests(harness.server).length;
 		const start = await abortDuringPlanner(agent, arrived, "fifth");

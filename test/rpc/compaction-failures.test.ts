@@ -4,8 +4,8 @@ import { textReply } from "../support/llm-server.js";
 import type { RpcAgent } from "../support/rpc-process.js";
 import {
 	compactionRecords,
-	deferred,
 	getEntries,
+	heldPlanner,
 	plannerRequests,
 	scriptServer,
 	threeTurns,
@@ -108,17 +108,14 @@ describe("compact failures", () => {
 	for (const command of ["abort", "abort_compaction"]) {
 		it(`${command} cancels a compaction whose planner request is in flight`, async () => {
 			const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
-			const arrived = deferred();
-			const script = scriptServer(harness.server, () => {
-				arrived.resolve();
-				return textReply("1,10\n", { headersDelayMs: 2000 });
-			});
+			const { arrived, planner } = heldPlanner(2000);
+			const script = scriptServer(harness.server, planner);
 			await threeTurns(agent, script);
 			const before = await snapshot(agent, sessionDir);
 			const start = agent.mark();
 			agent.send({ id: "slow", type: "compact" });
 			await agent.waitForEvent("compaction_start", () => true, start);
-			await arrived.promise;
+			await arrived;
 			expect(await agent.ok({ type: "get_state" })).toMatchObject({ isCompacting: true });
 			await agent.ok({ type: command });
 			const response = await agent.waitFor((record) => record.type === "response" && record.id === "slow", {

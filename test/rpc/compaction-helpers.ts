@@ -124,6 +124,16 @@ export function scriptServer(server: LlmServer, planner: ReplyFor = () => textRe
 	return script;
 }
 
+/** A planner that holds its answer for `delayMs`; `arrived` resolves when its request comes in. */
+export function heldPlanner(delayMs: number): { arrived: Promise<void>; planner: ReplyFor } {
+	const signal = deferred();
+	const planner = () => {
+		signal.resolve();
+		return textReply("1,10\n", { headersDelayMs: delayMs });
+	};
+	return { arrived: signal.promise, planner };
+}
+
 /** A promise with its resolver, for "the planner request has arrived" signals. */
 export function deferred(): { promise: Promise<void>; resolve(): void } {
 	let resolve: () => void = () => undefined;
