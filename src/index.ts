@@ -38,6 +38,7 @@ export {
 	type AgentSessionOptions,
 	BUSY_PROMPT_MESSAGE,
 	NO_MODEL_MESSAGE,
+	type PromptDisposition,
 	type PromptOptions,
 	type SessionState,
 	type StreamingBehavior,

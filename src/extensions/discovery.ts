@@ -1,7 +1,8 @@
 import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { expandHome } from "../llm/config-paths.js";
+import { type SourceInfo, sourceInfoFor } from "../resources/source-info.js";
 import type { ExtensionError } from "./host.js";
 
 export interface ExtensionSearch {
@@ -77,4 +78,16 @@ export async function findExtensions(search: ExtensionSearch): Promise<FoundExte
 		}
 	}
 	return { paths: [...new Set(candidates)], errors };
+}
+
+/**
+ * How an extension file was found: in the agent dir (user), the project's `.atomic/extensions`
+ * (project), or given with `-e` (a temporary command-line path).
+ */
+export function extensionSourceInfo(path: string, search: Pick<ExtensionSearch, "cwd" | "agentDir">): SourceInfo {
+	const userDir = join(search.agentDir, "extensions");
+	const projectDir = join(search.cwd, ".atomic", "extensions");
+	if (path.startsWith(userDir + sep)) return sourceInfoFor(path, "user", userDir);
+	if (path.startsWith(projectDir + sep)) return sourceInfoFor(path, "project", projectDir);
+	return sourceInfoFor(path, "path");
 }

@@ -1,4 +1,4 @@
-import { findExtensions } from "./discovery.js";
+import { extensionSourceInfo, findExtensions } from "./discovery.js";
 import { type ExtensionErrorListener, type ExtensionHost, errorText } from "./host.js";
 import { extensionAliases } from "./package-paths.js";
 import { ExtensionRunner } from "./runner.js";
@@ -60,7 +60,7 @@ export async function loadExtensions(options: LoadExtensionsOptions): Promise<Ex
 			options.onError({ extensionPath: path, event: "load", error: errorText(error) });
 			continue;
 		}
-		await runner.addExtension(path, factory);
+		await runner.addExtension(path, factory, extensionSourceInfo(path, options));
 	}
 	return runner;
 }

@@ -1,3 +1,4 @@
+import type { SourceInfo } from "../resources/source-info.js";
 import type { ExtensionContext, RegisteredCommand, ToolDefinition } from "./types.js";
 
 /** A handler as stored: the typed `on()` overloads are erased here. */
@@ -6,6 +7,8 @@ export type StoredHandler = (event: unknown, ctx: ExtensionContext) => unknown;
 /** What one extension registered. Records of extensions that failed to load are dropped. */
 export interface ExtensionRecord {
 	path: string;
+	/** How the file was found (reported with its commands and tools). */
+	sourceInfo: SourceInfo;
 	/** Event name to handlers, in registration order. */
 	handlers: Map<string, StoredHandler[]>;
 	/** Re-registering a name in the same extension replaces it. */
@@ -13,8 +16,8 @@ export interface ExtensionRecord {
 	tools: Map<string, ToolDefinition>;
 }
 
-export function newExtensionRecord(path: string): ExtensionRecord {
-	return { path, handlers: new Map(), commands: new Map(), tools: new Map() };
+export function newExtensionRecord(path: string, sourceInfo: SourceInfo): ExtensionRecord {
+	return { path, sourceInfo, handlers: new Map(), commands: new Map(), tools: new Map() };
 }
 
 /** A registered command under the name it is invoked by. */
@@ -22,6 +25,7 @@ export interface CommandEntry {
 	/** With a `:n` suffix when several extensions registered the same name. */
 	name: string;
 	extensionPath: string;
+	sourceInfo: SourceInfo;
 	command: RegisteredCommand;
 }
 
@@ -41,7 +45,7 @@ export function commandTable(records: readonly ExtensionRecord[]): CommandEntry[
 				seen.set(name, index);
 				invokedAs = `${name}:${index}`;
 			}
-			table.push({ name: invokedAs, extensionPath: record.path, command });
+			table.push({ name: invokedAs, extensionPath: record.path, sourceInfo: record.sourceInfo, command });
 		}
 	}
 	return table;

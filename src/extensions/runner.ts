@@ -2,6 +2,7 @@ import type { AgentTool, AgentToolResult, ToolCallBlock, ToolCallContext, ToolRe
 import type { ImageContent } from "../llm/types.js";
 import type { ExtensionCommandInfo } from "../resources/commands.js";
 import { parseSlashCommand } from "../resources/slash-command.js";
+import { type SourceInfo, sourceInfoFor } from "../resources/source-info.js";
 import { createExtensionApi } from "./api.js";
 import { createExtensionContext } from "./context.js";
 import type {
@@ -73,9 +74,16 @@ export class ExtensionRunner {
 		return this.records.map((record) => record.path);
 	}
 
-	/** Runs one extension's factory; on a throw its registrations are dropped and false returned. */
-	async addExtension(path: string, factory: ExtensionFactory): Promise<boolean> {
-		const record = newExtensionRecord(path);
+	/**
+	 * Runs one extension's factory; on a throw its registrations are dropped and false returned.
+	 * `sourceInfo` says how the file was found (default: a command-line path).
+	 */
+	async addExtension(
+		path: string,
+		factory: ExtensionFactory,
+		sourceInfo: SourceInfo = sourceInfoFor(path, "path"),
+	): Promise<boolean> {
+		const record = newExtensionRecord(path, sourceInfo);
 		const api = createExtensionApi(record, {
 			host: this.host,
 			report: this.onError,
@@ -96,7 +104,11 @@ export class ExtensionRunner {
 	/** Registered commands under their invocation names, in load order. */
 	commands(): ExtensionCommandInfo[] {
 		return commandTable(this.records).map((entry) => {
-			const info: ExtensionCommandInfo = { name: entry.name, path: entry.extensionPath };
+			const info: ExtensionCommandInfo = {
+				name: entry.name,
+				path: entry.extensionPath,
+				sourceInfo: entry.sourceInfo,
+			};
 			if (entry.command.description !== undefined) info.description = entry.command.description;
 			return info;
 		});

@@ -1,12 +1,16 @@
+import { dirname } from "node:path";
 import { expandPromptTemplate, type PromptTemplate } from "./prompt-templates.js";
 import type { ResourceLocation } from "./resource-paths.js";
 import { expandSkillCommand, type Skill } from "./skills.js";
+import { type SourceInfo, sourceInfoFor } from "./source-info.js";
 
 /** A command registered by an extension, as the extension layer reports it. */
 export interface ExtensionCommandInfo {
 	name: string;
 	description?: string;
 	path: string;
+	/** The extension file and how it was found. */
+	sourceInfo: SourceInfo;
 }
 
 /** One item of the RPC `get_commands` response. */
@@ -17,6 +21,8 @@ export interface CommandInfo {
 	/** Absent for extension commands. */
 	location?: ResourceLocation;
 	path?: string;
+	/** The file that defines the command and how it was found (pi's field). */
+	sourceInfo: SourceInfo;
 }
 
 export interface CommandSources {
@@ -28,7 +34,12 @@ export interface CommandSources {
 /** The commands usable as `/name`: extension commands, then prompt templates, then `skill:<name>`. */
 export function listCommands(sources: CommandSources): CommandInfo[] {
 	const extensions = sources.extensionCommands.map((command): CommandInfo => {
-		const info: CommandInfo = { name: command.name, source: "extension", path: command.path };
+		const info: CommandInfo = {
+			name: command.name,
+			source: "extension",
+			path: command.path,
+			sourceInfo: command.sourceInfo,
+		};
 		if (command.description !== undefined) info.description = command.description;
 		return info;
 	});
@@ -39,6 +50,7 @@ export function listCommands(sources: CommandSources): CommandInfo[] {
 			source: "prompt",
 			location: template.location,
 			path: template.filePath,
+			sourceInfo: sourceInfoFor(template.filePath, template.location, dirname(template.filePath)),
 		}),
 	);
 	const skills = sources.skills.map(
@@ -48,6 +60,7 @@ export function listCommands(sources: CommandSources): CommandInfo[] {
 			source: "skill",
 			location: skill.location,
 			path: skill.filePath,
+			sourceInfo: sourceInfoFor(skill.filePath, skill.location, skill.baseDir),
 		}),
 	);
 	return [...extensions, ...templates, ...skills];

@@ -43,10 +43,10 @@ function handlePrompt(
 			.prompt(command.message, {
 				images: command.images,
 				streamingBehavior: command.streamingBehavior,
-				onAccepted: () => {
+				onAccepted: (disposition) => {
 					accepted = true;
 					// Written now, synchronously, so that it precedes the run's agent_start.
-					context.emit({ ...success("prompt", id) });
+					context.emit({ ...success("prompt", id, { disposition }) });
 					resolve(undefined);
 				},
 				// The ordered lane moves on while an extension command runs (it may wait on a dialog).
@@ -77,9 +77,18 @@ function runBash(command: CommandOf<"bash"> | CommandOf<"user_bash">, context: H
 	});
 }
 
+/** steer and follow_up never run a command or a hook: what they take is always queued. */
+const QUEUED = { disposition: "queued" } as const;
+
 const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
-	steer: (command, { session }) => session.steer(command.message, command.images),
-	follow_up: (command, { session }) => session.followUp(command.message, command.images),
+	steer: async (command, { session }) => {
+		await session.steer(command.message, command.images);
+		return QUEUED;
+	},
+	follow_up: async (command, { session }) => {
+		await session.followUp(command.message, command.images);
+		return QUEUED;
+	},
 	abort: (_command, { session }) => session.abort(),
 	new_session: (command, { session }) => session.newSession({ parentSession: command.parentSession }),
 	get_state: (_command, { session }) => session.getState(),
@@ -104,12 +113,15 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	get_available_thinking_levels: (_command, { session }) => ({ levels: session.availableThinkingLevels() }),
 	set_steering_mode: (command, { session }) => session.setSteeringMode(command.mode),
 	set_follow_up_mode: (command, { session }) => session.setFollowUpMode(command.mode),
-	compact: (command, { session }) =>
-		session.compact({
+	compact: async (command, { session }) => {
+		const result = await session.compact({
 			compression_ratio: command.compression_ratio,
 			preserve_recent: command.preserve_recent,
-			query: command.query,
-		}),
+			query: command.query ?? command.customInstructions,
+		});
+		// pi's clients read the text as `summary`.
+		return { ...result, summary: result.compactedText };
+	},
 	abort_compaction: (_command, { session }) => {
 		session.abortCompaction();
 	},

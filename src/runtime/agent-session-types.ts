@@ -12,15 +12,19 @@ import type { ModelControl } from "./model-control.js";
 
 export type StreamingBehavior = "steer" | "followUp";
 
+/** What became of an accepted prompt: a run started, it was queued, or a command or hook handled it. */
+export type PromptDisposition = "started" | "queued" | "handled";
+
 export interface PromptOptions {
 	images?: ImageContent[];
 	/** Required while the agent is streaming: queue as steering or as a follow-up. */
 	streamingBehavior?: StreamingBehavior;
 	/**
 	 * Called once, synchronously, when the prompt is accepted (queued, or about to run) and before
-	 * any event of its run. A prompt that is rejected throws instead and never calls it.
+	 * any event of its run, with what became of it ("handled": an extension command or the `input`
+	 * hook took it, no run starts). A prompt that is rejected throws instead and never calls it.
 	 */
-	onAccepted?(): void;
+	onAccepted?(disposition: PromptDisposition): void;
 	/**
 	 * Called when the prompt turned out to be an extension command, just before it runs (its
 	 * `onAccepted` follows once it is done). The RPC server lets later commands run meanwhile,

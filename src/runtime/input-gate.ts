@@ -104,9 +104,9 @@ export class InputGate {
 				text,
 				{
 					...options,
-					onAccepted: () => {
+					onAccepted: (disposition) => {
 						release();
-						options.onAccepted?.();
+						options.onAccepted?.(disposition);
 					},
 				},
 				() => this.aborts !== aborts,
@@ -125,7 +125,7 @@ export class InputGate {
 			// Extension commands run at once, even while streaming; the response follows them.
 			options.onCommandStart?.();
 			await host.extensions.runCommand(text);
-			options.onAccepted?.();
+			options.onAccepted?.("handled");
 			return;
 		}
 		if (this.paused) {
@@ -134,7 +134,7 @@ export class InputGate {
 				userMessage(text, options.images),
 				text,
 			);
-			options.onAccepted?.();
+			options.onAccepted?.("queued");
 			return;
 		}
 		const input = await host.extensions.onInput({
@@ -143,7 +143,7 @@ export class InputGate {
 			streamingBehavior: host.isStreaming() ? options.streamingBehavior : undefined,
 		});
 		if (input.handled) {
-			options.onAccepted?.();
+			options.onAccepted?.("handled");
 			return;
 		}
 		const expanded = await host.resources.expand(input.text);
@@ -152,11 +152,12 @@ export class InputGate {
 		if (host.isStreaming()) {
 			if (!options.streamingBehavior) throw new Error(BUSY_PROMPT_MESSAGE);
 			this.queue(options.streamingBehavior, message, expanded);
-			options.onAccepted?.();
+			options.onAccepted?.("queued");
 			return;
 		}
 		host.checkModel();
-		await host.run([message, ...this.nextTurn.splice(0)], options.onAccepted, abortedSince());
+		const onAccepted = options.onAccepted;
+		await host.run([message, ...this.nextTurn.splice(0)], onAccepted && (() => onAccepted("started")), abortedSince());
 	}
 
 	async steer(text: string, images?: ImageContent[]): Promise<void> {

@@ -23,7 +23,7 @@ const BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or
 async function startStalledRun(client: RpcClient, message = "first"): Promise<void> {
 	harness.server.enqueue(STALLED);
 	const streaming = nextEvent(client, "message_update");
-	await client.prompt(message);
+	expect(await client.prompt(message)).toBe("started");
 	await streaming;
 }
 
@@ -51,10 +51,10 @@ describe("prompting and the queue", () => {
 	it("steer, followUp and a queued prompt show in queue_update; clearQueue returns them", async () => {
 		const { client } = await startClient(harness.server);
 		await startStalledRun(client);
-		await expect(client.steer("look here")).resolves.toBeUndefined();
-		await expect(client.followUp("then this")).resolves.toBeUndefined();
+		await expect(client.steer("look here")).resolves.toBe("queued");
+		await expect(client.followUp("then this")).resolves.toBe("queued");
 		const update = nextEvent(client, "queue_update");
-		await client.prompt("and finally", { streamingBehavior: "followUp" });
+		expect(await client.prompt("and finally", { streamingBehavior: "followUp" })).toBe("queued");
 		expect(await update).toMatchObject({ steering: ["look here"], followUp: ["then this", "and finally"] });
 		expect(await client.clearQueue()).toEqual({ steering: ["look here"], followUp: ["then this", "and finally"] });
 		expect(await client.clearQueue()).toEqual({ steering: [], followUp: [] });
@@ -172,6 +172,7 @@ describe("state and models", () => {
 				source: "prompt",
 				location: "user",
 				path: expect.stringContaining("review.md"),
+				sourceInfo: expect.objectContaining({ source: "local", scope: "user", origin: "top-level" }),
 			},
 		]);
 	});

@@ -34,7 +34,9 @@ describe("compaction", () => {
 			stats: { linesBefore: 32, linesDeleted: 15, linesKept: 17, rangeCount: 2 },
 		});
 		expect(typeof result.firstKeptEntryId).toBe("string");
-		expect(await end).toMatchObject({ type: "compaction_end", reason: "manual", aborted: false, result });
+		const { summary, ...committed } = result;
+		expect(summary).toBe(result.compactedText);
+		expect(await end).toMatchObject({ type: "compaction_end", reason: "manual", aborted: false, result: committed });
 	});
 
 	it("abortCompaction cancels a running compaction", async () => {

@@ -113,12 +113,12 @@ describe("promptAndWait and waitForIdle", () => {
 	it("returns the messages of the whole lifecycle: a tool call, then a follow-up queued during it", async () => {
 		const { client } = await startClient(harness.server);
 		harness.server.enqueue(toolReply("bash", { command: "echo hi" }), textReply("ran it"), textReply("followed up"));
-		let queued: Promise<void> | undefined;
+		let queued: Promise<"queued"> | undefined;
 		client.onEvent((event) => {
 			if (event.type === "tool_execution_start") queued = client.followUp("and then?");
 		});
 		const outcome = await client.promptAndWait("run it");
-		await queued;
+		expect(await queued).toBe("queued");
 		const summary = outcome.messages.map((message) => {
 			if (message.role === "user") return `user: ${JSON.stringify(message.content)}`;
 			if (message.role === "assistant")

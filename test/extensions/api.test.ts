@@ -18,7 +18,15 @@ describe("ExtensionAPI actions", () => {
 	it("forwards sendMessage, sendUserMessage, appendEntry, getCommands and setModel to the host", async () => {
 		const harness = runnerHarness();
 		const { host } = harness;
-		host.commandList = [{ name: "fix", source: "prompt", location: "project", path: "/p/fix.md" }];
+		host.commandList = [
+			{
+				name: "fix",
+				source: "prompt",
+				location: "project",
+				path: "/p/fix.md",
+				sourceInfo: { path: "/p/fix.md", source: "local", scope: "project", origin: "top-level", baseDir: "/p" },
+			},
+		];
 		host.setModelAnswer = false;
 		const api = await apiOf(harness);
 

@@ -357,9 +357,10 @@ describe("commands", () => {
 		expect(calls.map(([args]) => args)).toEqual(["big world"]);
 		expect(calls[0]?.[1].cwd).toBe(host.cwd);
 		expect(errors).toEqual([{ extensionPath: "command:boom", event: "command", error: "command failed" }]);
+		const sourceInfo = { path: "/ext/a.ts", source: "cli", scope: "temporary", origin: "top-level" };
 		expect(runner.commands()).toEqual([
-			{ name: "hello", path: "/ext/a.ts" },
-			{ name: "boom", description: "fails", path: "/ext/a.ts" },
+			{ name: "hello", path: "/ext/a.ts", sourceInfo },
+			{ name: "boom", description: "fails", path: "/ext/a.ts", sourceInfo },
 		]);
 	});
 

@@ -47,12 +47,12 @@ describe("loadExtensions", () => {
 
 		expect(errors).toEqual([]);
 		expect(runner.extensionPaths).toEqual([a, b, c, d, p]);
-		expect(runner.commands()).toEqual([
-			{ name: "a", description: "a", path: a },
-			{ name: "b", description: "b", path: b },
-			{ name: "c", description: "c", path: c },
-			{ name: "d", description: "d", path: d },
-			{ name: "p", description: "p", path: p },
+		expect(runner.commands().map((command) => [command.name, command.path, command.sourceInfo.scope])).toEqual([
+			["a", a, "user"],
+			["b", b, "user"],
+			["c", c, "user"],
+			["d", d, "user"],
+			["p", p, "project"],
 		]);
 	});
 
@@ -75,7 +75,9 @@ describe("loadExtensions", () => {
 		const runner = await load({ paths: ["explicit.ts"], discover: false });
 
 		expect(runner.extensionPaths).toEqual([file]);
-		expect(runner.commands().map((command) => command.name)).toEqual(["explicit"]);
+		expect(runner.commands().map((command) => [command.name, command.sourceInfo])).toEqual([
+			["explicit", { path: file, source: "cli", scope: "temporary", origin: "top-level" }],
+		]);
 	});
 
 	it("reports failing files with event load and keeps loading the others", async () => {
@@ -117,10 +119,19 @@ describe("loadExtensions", () => {
 
 		const runner = await load();
 
+		const userDir = join(agent.dir, "extensions");
+		const projectDir = join(project.dir, ".atomic", "extensions");
+		const local = (path: string, scope: string, baseDir: string) => ({
+			path,
+			source: "local",
+			scope,
+			origin: "top-level",
+			baseDir,
+		});
 		expect(runner.commands()).toEqual([
-			{ name: "review:1", description: "first", path: first },
-			{ name: "solo", description: "solo", path: unique },
-			{ name: "review:2", description: "second", path: second },
+			{ name: "review:1", description: "first", path: first, sourceInfo: local(first, "user", userDir) },
+			{ name: "solo", description: "solo", path: unique, sourceInfo: local(unique, "user", userDir) },
+			{ name: "review:2", description: "second", path: second, sourceInfo: local(second, "project", projectDir) },
 		]);
 		expect(runner.isCommand("/review:2 now")).toBe(true);
 		expect(runner.isCommand("/review now")).toBe(false);
@@ -171,7 +182,9 @@ describe("loadExtensions", () => {
 		const runner = await load();
 
 		expect(errors).toEqual([]);
-		expect(runner.commands()).toEqual([{ name: "probe", description: "function", path: file }]);
+		expect(runner.commands()).toEqual([
+			{ name: "probe", description: "function", path: file, sourceInfo: expect.objectContaining({ path: file }) },
+		]);
 	});
 
 	it("awaits async factories before the next extension loads", async () => {

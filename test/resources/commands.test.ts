@@ -45,6 +45,10 @@ const template = (name: string, body: string, location: PromptTemplate["location
 	body,
 });
 
+const USER_EXTENSION = (path: string) =>
+	({ path, source: "local", scope: "user", origin: "top-level", baseDir: "/agent/extensions" }) as const;
+const CLI_EXTENSION = (path: string) => ({ path, source: "cli", scope: "temporary", origin: "top-level" }) as const;
+
 describe("listCommands", () => {
 	it("lists extension commands, then templates, then skills, with their fields", () => {
 		const skills: Skill[] = [
@@ -61,8 +65,13 @@ describe("listCommands", () => {
 			skills,
 			templates: [template("fix-tests", "Fix", "project"), template("one-off", "Once", "path")],
 			extensionCommands: [
-				{ name: "session-name", description: "Set the session name", path: "/agent/extensions/session.ts" },
-				{ name: "bare", path: "/agent/extensions/bare.ts" },
+				{
+					name: "session-name",
+					description: "Set the session name",
+					path: "/agent/extensions/session.ts",
+					sourceInfo: USER_EXTENSION("/agent/extensions/session.ts"),
+				},
+				{ name: "bare", path: "/tmp/bare.ts", sourceInfo: CLI_EXTENSION("/tmp/bare.ts") },
 			],
 		});
 		expect(commands).toStrictEqual([
@@ -71,14 +80,22 @@ describe("listCommands", () => {
 				description: "Set the session name",
 				source: "extension",
 				path: "/agent/extensions/session.ts",
+				sourceInfo: USER_EXTENSION("/agent/extensions/session.ts"),
 			},
-			{ name: "bare", source: "extension", path: "/agent/extensions/bare.ts" },
+			{ name: "bare", source: "extension", path: "/tmp/bare.ts", sourceInfo: CLI_EXTENSION("/tmp/bare.ts") },
 			{
 				name: "fix-tests",
 				description: "fix-tests template",
 				source: "prompt",
 				location: "project",
 				path: "/prompts/fix-tests.md",
+				sourceInfo: {
+					path: "/prompts/fix-tests.md",
+					source: "local",
+					scope: "project",
+					origin: "top-level",
+					baseDir: "/prompts",
+				},
 			},
 			{
 				name: "one-off",
@@ -86,6 +103,13 @@ describe("listCommands", () => {
 				source: "prompt",
 				location: "path",
 				path: "/prompts/one-off.md",
+				sourceInfo: {
+					path: "/prompts/one-off.md",
+					source: "cli",
+					scope: "temporary",
+					origin: "top-level",
+					baseDir: "/prompts",
+				},
 			},
 			{
 				name: "skill:brave-search",
@@ -93,6 +117,13 @@ describe("listCommands", () => {
 				source: "skill",
 				location: "user",
 				path: "/agent/skills/brave-search/SKILL.md",
+				sourceInfo: {
+					path: "/agent/skills/brave-search/SKILL.md",
+					source: "local",
+					scope: "user",
+					origin: "top-level",
+					baseDir: "/agent/skills/brave-search",
+				},
 			},
 		]);
 	});

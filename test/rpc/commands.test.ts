@@ -45,6 +45,11 @@ async function startWithResources() {
 	return { ...started, paths };
 }
 
+/** pi's sourceInfo of a file found in the agent dir or the project: found where it lies. */
+function local(path: string, scope: "user" | "project") {
+	return { path, source: "local", scope, origin: "top-level", baseDir: dirname(path) };
+}
+
 describe("get_commands", () => {
 	it("lists prompt templates, then skills", async () => {
 		const { agent, paths } = await startWithResources();
@@ -61,14 +66,23 @@ describe("get_commands", () => {
 						source: "prompt",
 						location: "project",
 						path: paths.deploy,
+						sourceInfo: local(paths.deploy, "project"),
 					},
-					{ name: "review", description: "Review a file", source: "prompt", location: "user", path: paths.review },
+					{
+						name: "review",
+						description: "Review a file",
+						source: "prompt",
+						location: "user",
+						path: paths.review,
+						sourceInfo: local(paths.review, "user"),
+					},
 					{
 						name: "skill:lint-check",
 						description: "Run the linter and fix findings",
 						source: "skill",
 						location: "user",
 						path: paths.skill,
+						sourceInfo: local(paths.skill, "user"),
 					},
 				],
 			},

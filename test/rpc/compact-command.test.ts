@@ -57,7 +57,14 @@ describe("compact", () => {
 			promptVersion: 3,
 			backupPath: data.backupPath,
 		};
-		expect(response).toEqual({ id: "cp", type: "response", command: "compact", success: true, data: result });
+		// The response also gives the text as `summary`, the name pi's clients read.
+		expect(response).toEqual({
+			id: "cp",
+			type: "response",
+			command: "compact",
+			success: true,
+			data: { ...result, summary: COMPACTED },
+		});
 		expect(data.stats.tokensAfter).toBeLessThan(1010);
 		// Percent with one decimal.
 		expect(data.stats.percentReduction).toBe(Math.round((1 - data.stats.tokensAfter / 1010) * 1000) / 10);
@@ -117,6 +124,15 @@ describe("compact", () => {
 		expect(request).toContain("- Target lines to keep: 9\n");
 		expect(request).toContain("- Relevance focus: focus\n");
 		expect(request).toContain("36\u2192[Assistant]: done\n</numbered-transcript>");
+	});
+
+	it("takes pi's customInstructions as the query when no query is given", async () => {
+		const { agent } = await startAgent(harness.server, { sessions: true });
+		await twoExchanges(agent);
+		harness.server.enqueue(textReply("3,30"));
+		const data = (await agent.ok({ type: "compact", customInstructions: "the parser" })) as { parameters: unknown };
+		expect(data.parameters).toEqual({ compression_ratio: 0.5, preserve_recent: 2, query: "the parser" });
+		expect(transcript(harness.server.requests[2])[0]).toContain("- Relevance focus: the parser\n");
 	});
 
 	it("refuses a session too small to compact, and bad parameters", async () => {

@@ -177,7 +177,13 @@ describe("automatic compaction", () => {
 			message: "after it",
 			streamingBehavior: "followUp",
 		});
-		expect(queued).toEqual({ id: "fu", type: "response", command: "prompt", success: true });
+		expect(queued).toEqual({
+			id: "fu",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "queued" },
+		});
 		await agent.waitForEvent("agent_settled", () => true, start);
 
 		expect(agent.since(start, "agent_settled")).toHaveLength(1);
@@ -243,7 +249,8 @@ describe("automatic compaction", () => {
 		await agent.request({ type: "prompt", message: "fourth" });
 		await agent.waitForEvent("compaction_start", () => true, start);
 		await arrived.promise;
-		const data = await agent.ok({ type: "compact" });
+		const { summary, ...data } = (await agent.ok({ type: "compact" })) as { summary: string; compactedText: string };
+		expect(summary).toBe(data.compactedText);
 		await agent.waitForEvent("agent_settled", () => true, start);
 		expect(compactionRecords(agent, start)).toEqual([
 			{ type: "compaction_start", reason: "threshold" },

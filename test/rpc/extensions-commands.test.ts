@@ -44,12 +44,21 @@ async function streamingPrompt(agent: RpcAgent): Promise<number> {
 	return start;
 }
 
+/** pi's sourceInfo of a file given with -e. */
+const cliPath = (path: string) => ({ path, source: "cli", scope: "temporary", origin: "top-level" });
+
 describe("extension commands over RPC", () => {
 	it("/status-demo writes its frames, then exactly one success response, and calls no model", async () => {
 		const { agent, dirs } = await startWithExtensions(harness.server, { examples: ["status-widget.ts"] });
 		const start = agent.mark();
 		const response = await agent.request({ id: "cmd", type: "prompt", message: "/status-demo some args" });
-		expect(response).toEqual({ id: "cmd", type: "response", command: "prompt", success: true });
+		expect(response).toEqual({
+			id: "cmd",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "handled" },
+		});
 		// A later command's response proves nothing else was on its way from the first one.
 		await agent.ok({ id: "after", type: "get_state" });
 		expect(uiFrames(agent, start)).toEqual(statusDemoFrames(dirs, "idle", "some args"));
@@ -69,7 +78,13 @@ describe("extension commands over RPC", () => {
 		const run = await streamingPrompt(agent);
 		const start = agent.mark();
 		const response = await agent.request({ id: "busy-cmd", type: "prompt", message: "/status-demo busy" });
-		expect(response).toEqual({ id: "busy-cmd", type: "response", command: "prompt", success: true });
+		expect(response).toEqual({
+			id: "busy-cmd",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "handled" },
+		});
 		expect(uiFrames(agent, start)).toEqual(statusDemoFrames(dirs, "busy", "busy"));
 		expect(agent.since(run, "agent_end")).toEqual([]);
 
@@ -125,14 +140,22 @@ describe("get_commands with extensions", () => {
 					description: "Show a status entry, a widget and a notification",
 					source: "extension",
 					path: join(EXAMPLES, "status-widget.ts"),
+					sourceInfo: cliPath(join(EXAMPLES, "status-widget.ts")),
 				},
-				{ name: "bare", source: "extension", path: sourcePath("bare.ts") },
+				{ name: "bare", source: "extension", path: sourcePath("bare.ts"), sourceInfo: cliPath(sourcePath("bare.ts")) },
 				{
 					name: "review",
 					description: "Review a file",
 					source: "prompt",
 					location: "user",
 					path: join(dirs.agentDir, "prompts", "review.md"),
+					sourceInfo: {
+						path: join(dirs.agentDir, "prompts", "review.md"),
+						source: "local",
+						scope: "user",
+						origin: "top-level",
+						baseDir: join(dirs.agentDir, "prompts"),
+					},
 				},
 				{
 					name: "skill:lint-check",
@@ -140,6 +163,13 @@ describe("get_commands with extensions", () => {
 					source: "skill",
 					location: "user",
 					path: join(dirs.agentDir, "skills", "lint-check", "SKILL.md"),
+					sourceInfo: {
+						path: join(dirs.agentDir, "skills", "lint-check", "SKILL.md"),
+						source: "local",
+						scope: "user",
+						origin: "top-level",
+						baseDir: join(dirs.agentDir, "skills", "lint-check"),
+					},
 				},
 			],
 		});
@@ -157,7 +187,19 @@ describe("--no-extensions", () => {
 
 	it("without it, extensions in <agentDir>/extensions load", async () => {
 		const { agent, dirs } = await startWithExtensions(harness.server, { prepare: installStatusWidget });
-		expect(await names(agent)).toMatchObject([{ name: "status-demo", path: discovered(dirs) }]);
+		expect(await names(agent)).toMatchObject([
+			{
+				name: "status-demo",
+				path: discovered(dirs),
+				sourceInfo: {
+					path: discovered(dirs),
+					source: "local",
+					scope: "user",
+					origin: "top-level",
+					baseDir: join(dirs.agentDir, "extensions"),
+				},
+			},
+		]);
 	});
 
 	it("with it, they do not: /status-demo goes to the model as text", async () => {
@@ -179,7 +221,9 @@ describe("--no-extensions", () => {
 			sources: { "hello.ts": hello },
 			prepare: installStatusWidget,
 		});
-		expect(await names(agent)).toEqual([{ name: "hello", source: "extension", path: sourcePath("hello.ts") }]);
+		expect(await names(agent)).toEqual([
+			{ name: "hello", source: "extension", path: sourcePath("hello.ts"), sourceInfo: cliPath(sourcePath("hello.ts")) },
+		]);
 	});
 });
 

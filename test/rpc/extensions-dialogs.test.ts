@@ -49,7 +49,13 @@ describe("several dialogs at once", () => {
 		answer(agent, first, { value: "one" });
 		const notify = await notified(agent, "first=one second=two", from);
 		const response = await agent.waitFor(isResponseTo("pair"), { start: from });
-		expect(response).toEqual({ id: "pair", type: "response", command: "prompt", success: true });
+		expect(response).toEqual({
+			id: "pair",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "handled" },
+		});
 		// The command finished (its notification is out) before its prompt was answered.
 		expect(agent.records.indexOf(notify)).toBeLessThan(agent.records.indexOf(response));
 	});

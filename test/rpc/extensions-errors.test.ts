@@ -32,7 +32,13 @@ describe("extension_error over RPC", () => {
 		const { agent } = await startWithExtensions(harness.server, { fixtures: ["failing.ts"] });
 		const start = agent.mark();
 		const response = await agent.request({ id: "boom", type: "prompt", message: "/explode now" });
-		expect(response).toEqual({ id: "boom", type: "response", command: "prompt", success: true });
+		expect(response).toEqual({
+			id: "boom",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "handled" },
+		});
 		expect(agent.since(start)).toEqual([
 			{ type: "extension_error", extensionPath: "command:explode", event: "command", error: "kaboom" },
 			response,

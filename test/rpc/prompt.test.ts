@@ -14,7 +14,13 @@ describe("prompt", () => {
 		});
 		const { start } = await agent.prompt("hi", { id: "p1" });
 		const records = agent.since(start);
-		expect(records[0]).toEqual({ id: "p1", type: "response", command: "prompt", success: true });
+		expect(records[0]).toEqual({
+			id: "p1",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "started" },
+		});
 		expect(records.map((record) => record.type)).toEqual([
 			"response",
 			"agent_start",
@@ -213,7 +219,7 @@ describe("prompt", () => {
 			errorMessage: '401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
 		});
 		expect(responsesWithId(agent, "p401")).toEqual([
-			{ id: "p401", type: "response", command: "prompt", success: true },
+			{ id: "p401", type: "response", command: "prompt", success: true, data: { disposition: "started" } },
 		]);
 		expect(agent.since(start, "auto_retry_start")).toEqual([]);
 		expect(harness.server.requests).toHaveLength(1);

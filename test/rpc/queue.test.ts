@@ -48,7 +48,13 @@ describe("queueing while streaming", () => {
 		harness.server.enqueue(textReply("saw the steer"));
 		const before = agent.mark();
 		const response = await agent.request({ id: "s", type: "prompt", message: "steer now", streamingBehavior: "steer" });
-		expect(response).toEqual({ id: "s", type: "response", command: "prompt", success: true });
+		expect(response).toEqual({
+			id: "s",
+			type: "response",
+			command: "prompt",
+			success: true,
+			data: { disposition: "queued" },
+		});
 		expect(agent.since(before)).toEqual([queueUpdate(["steer now"], []), response]);
 		expect(await pending(agent)).toBe(1);
 
@@ -125,6 +131,7 @@ describe("queueing while streaming", () => {
 			type: "response",
 			command: "follow_up",
 			success: true,
+			data: { disposition: "queued" },
 		});
 		const abort = await agent.request({ id: "a", type: "abort" });
 		expect(abort).toEqual({ id: "a", type: "response", command: "abort", success: true });
@@ -170,6 +177,7 @@ describe("queueing while idle", () => {
 			type: "response",
 			command: "steer",
 			success: true,
+			data: { disposition: "queued" },
 		});
 		expect(agent.since(start)[0]).toEqual(queueUpdate(["steered"], []));
 		start = agent.mark();

@@ -1,4 +1,5 @@
 import type { ImageContent } from "../../llm/types.js";
+import type { PromptDisposition } from "../../runtime/agent-session-types.js";
 import { RpcCommands } from "./commands.js";
 import { RpcProcessError, RpcTimeoutError } from "./errors.js";
 import type { CallOptions } from "./options.js";
@@ -39,10 +40,14 @@ export interface BashOptions extends CallOptions {
 export class RpcClient extends RpcCommands {
 	// ------------------------------------------------------------------ prompting
 
-	/** Resolves when the prompt is accepted (running or queued); rejects with RpcCommandError when it is refused. */
-	async prompt(message: string, options: PromptOptions = {}): Promise<void> {
+	/**
+	 * Resolves when the prompt is accepted, with what became of it: `"started"` (a run began),
+	 * `"queued"` or `"handled"` (an extension command or hook took it; no run starts). Rejects with
+	 * RpcCommandError when it is refused.
+	 */
+	async prompt(message: string, options: PromptOptions = {}): Promise<PromptDisposition> {
 		const { images, streamingBehavior, ...call } = options;
-		await this.call("prompt", { message, images, streamingBehavior }, call);
+		return (await this.call("prompt", { message, images, streamingBehavior }, call)).disposition;
 	}
 
 	/**

@@ -14,12 +14,14 @@ type QueueMode = CommandOf<"set_steering_mode">["mode"];
  * data is a single field). A new command is one method here plus its entry in CommandResults.
  */
 export class RpcCommands extends RpcConnection {
-	steer(message: string, images?: ImageContent[], options?: CallOptions): Promise<void> {
-		return this.call("steer", { message, images }, options);
+	/** Resolves with `"queued"` once the message is queued. */
+	async steer(message: string, images?: ImageContent[], options?: CallOptions): Promise<"queued"> {
+		return (await this.call("steer", { message, images }, options)).disposition;
 	}
 
-	followUp(message: string, images?: ImageContent[], options?: CallOptions): Promise<void> {
-		return this.call("follow_up", { message, images }, options);
+	/** Resolves with `"queued"` once the message is queued. */
+	async followUp(message: string, images?: ImageContent[], options?: CallOptions): Promise<"queued"> {
+		return (await this.call("follow_up", { message, images }, options)).disposition;
 	}
 
 	abort(options?: CallOptions): Promise<void> {

@@ -4,7 +4,7 @@ import type { CompactionResult } from "../../compaction/result.js";
 import type { AuthStatus } from "../../llm/credentials.js";
 import type { Model, ThinkingLevel } from "../../llm/types.js";
 import type { CommandInfo } from "../../resources/commands.js";
-import type { SessionState } from "../../runtime/agent-session-types.js";
+import type { PromptDisposition, SessionState } from "../../runtime/agent-session-types.js";
 import type { BashResult } from "../../runtime/bash-requests.js";
 import type { SessionStats } from "../../runtime/stats.js";
 import type { NavigateResult } from "../../runtime/tree-navigation.js";
@@ -20,9 +20,9 @@ type EveryCommand<T extends Record<CommandType, unknown>> = T;
 
 /** The `data` of each command's success response (`undefined`: the response has no data). */
 export type CommandResults = EveryCommand<{
-	prompt: undefined;
-	steer: undefined;
-	follow_up: undefined;
+	prompt: { disposition: PromptDisposition };
+	steer: { disposition: "queued" };
+	follow_up: { disposition: "queued" };
 	abort: undefined;
 	new_session: { cancelled: boolean };
 	get_state: SessionState;
@@ -36,7 +36,8 @@ export type CommandResults = EveryCommand<{
 	get_available_thinking_levels: { levels: ThinkingLevel[] };
 	set_steering_mode: undefined;
 	set_follow_up_mode: undefined;
-	compact: CompactionResult;
+	/** `summary` is `compactedText` again, under the name pi's clients read. */
+	compact: CompactionResult & { summary: string };
 	abort_compaction: undefined;
 	set_auto_compaction: undefined;
 	set_auto_retry: undefined;

@@ -59,6 +59,9 @@ export const COMMANDS = {
 			compression_ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 })),
 			preserve_recent: Type.Optional(Type.Integer({ minimum: 0 })),
 			query: Type.Optional(Type.String()),
+			customInstructions: Type.Optional(
+				Type.String({ description: "pi's field: used as `query` when `query` is not given" }),
+			),
 		},
 		"Run the verbatim line compactor on the conversation.",
 	),

@@ -13,6 +13,9 @@ const Id = Type.Optional(
 const Cancelled = Type.Object({ cancelled: Type.Boolean({ description: "An extension cancelled the operation" }) });
 const Models = Type.Array(Type.Ref("Model"));
 const NullableString = Type.Union([Type.String(), Type.Null()]);
+const Queued = Type.Object({
+	disposition: Type.Literal("queued", { description: "Always queued: steering and follow-ups run no command" }),
+});
 
 function response(command: CommandType, data: TSchema | undefined, description: string): TObject {
 	const base = {
@@ -26,9 +29,17 @@ function response(command: CommandType, data: TSchema | undefined, description: 
 
 /** `data` of each command's success response; undefined: the response has no `data`. */
 const DATA: { [K in CommandType]: [data: TSchema | undefined, description: string] } = {
-	prompt: [undefined, "The prompt was accepted, queued or handled; its run reports through events"],
-	steer: [undefined, "The steering message was queued"],
-	follow_up: [undefined, "The follow-up message was queued"],
+	prompt: [
+		Type.Object({
+			disposition: Type.Enum(["started", "queued", "handled"], {
+				description:
+					"started: a run began (agent_start follows); queued: it waits as steering or a follow-up; handled: an extension command or input hook took it, no run starts",
+			}),
+		}),
+		"The prompt was accepted; its run reports through events",
+	],
+	steer: [Queued, "The steering message was queued"],
+	follow_up: [Queued, "The follow-up message was queued"],
 	abort: [undefined, "The current operation has ended"],
 	new_session: [Cancelled, "A fresh session, unless an extension cancelled"],
 	get_state: [Type.Ref("SessionState"), "The current session state"],
@@ -62,7 +73,7 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 	],
 	set_steering_mode: [undefined, "The steering mode was set"],
 	set_follow_up_mode: [undefined, "The follow-up mode was set"],
-	compact: [Type.Ref("CompactionResult"), "The committed compaction"],
+	compact: [Type.Ref("CompactResponseData"), "The committed compaction"],
 	abort_compaction: [undefined, "A running compaction was cancelled"],
 	set_auto_compaction: [undefined, "Automatic compaction was switched"],
 	set_auto_retry: [undefined, "Automatic retry was switched"],

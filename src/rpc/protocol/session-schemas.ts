@@ -108,6 +108,15 @@ const CompactionResult = Type.Object(
 	{ description: "The result of one verbatim line compaction" },
 );
 
+/** The `compact` response: the result, plus its text under pi's name. */
+const CompactResponseData = Type.Object(
+	{
+		...CompactionResult.properties,
+		summary: Type.String({ description: "The same text as compactedText, under the name pi's clients read" }),
+	},
+	{ description: "The committed compaction" },
+);
+
 const ContextUsage = Type.Object({
 	tokens: Type.Union([Count, Type.Null()], { description: "Null right after a compaction" }),
 	contextWindow: Count,
@@ -151,12 +160,24 @@ const BashResult = Type.Object({
 	fullOutputPath: Type.Optional(Type.String()),
 });
 
+const SourceInfo = Type.Object(
+	{
+		path: Type.String(),
+		source: Type.String({ description: '"local" (agent dir or project) or "cli" (a command-line path)' }),
+		scope: Type.Enum(["user", "project", "temporary"]),
+		origin: Type.Enum(["package", "top-level"]),
+		baseDir: Type.Optional(Type.String({ description: "The directory the file was found in" })),
+	},
+	{ description: "Where a command comes from (the same shape as pi's sourceInfo)" },
+);
+
 const CommandInfo = Type.Object({
 	name: Type.String(),
 	description: Type.Optional(Type.String()),
 	source: Type.Enum(["extension", "prompt", "skill"]),
 	location: Type.Optional(Type.Enum(["user", "project", "path"])),
 	path: Type.Optional(Type.String()),
+	sourceInfo: SourceInfo,
 });
 
 const AuthStatus = Type.Object({
@@ -175,6 +196,7 @@ export const SESSION_TYPES: Record<string, TSchema> = {
 	TreeNode,
 	CompactionReason: Type.Enum(["manual", "threshold", "overflow"]),
 	CompactionResult,
+	CompactResponseData,
 	SessionStats,
 	SessionState,
 	BashResult,
