@@ -104,7 +104,9 @@ async function prepare(batch: ToolBatch, call: ToolCall, tools: Map<string, Agen
 	if (batch.signal.aborted) return { call, context, outcome: errorOutcome(ABORTED_CALL_TEXT) };
 	const tool = tools.get(call.name);
 	if (!tool) return { call, context, outcome: errorOutcome(`Tool ${call.name} not found`) };
-	const validation = await validateArguments(tool.parameters, call.arguments);
+	const raw = preparedArguments(tool, call.arguments);
+	if (typeof raw === "string") return { call, context, outcome: errorOutcome(raw) };
+	const validation = await validateArguments(tool.parameters, raw);
 	if (!validation.ok) return { call, context, outcome: errorOutcome(validation.message) };
 	context.args = validation.value;
 	if (batch.config.beforeToolCall) {
@@ -118,6 +120,19 @@ async function prepare(batch: ToolBatch, call: ToolCall, tools: Map<string, Agen
 	}
 	if (batch.signal.aborted) return { call, context, outcome: errorOutcome(ABORTED_CALL_TEXT) };
 	return { call, context, tool };
+}
+
+/** The arguments after the tool's `prepareArguments`, or the error text when it failed. */
+function preparedArguments(tool: AgentTool, args: Record<string, unknown>): Record<string, unknown> | string {
+	if (!tool.prepareArguments) return args;
+	try {
+		const prepared = tool.prepareArguments(args);
+		if (typeof prepared === "object" && prepared !== null && !Array.isArray(prepared))
+			return prepared as Record<string, unknown>;
+		return `Tool ${tool.name}: prepareArguments must return an object`;
+	} catch (error) {
+		return `Tool ${tool.name}: prepareArguments failed: ${errorText(error)}`;
+	}
 }
 
 async function run(batch: ToolBatch, prepared: PreparedCall): Promise<Outcome> {

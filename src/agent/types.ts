@@ -37,6 +37,11 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 	label?: string;
 	/** "sequential" makes the whole batch run one call at a time when this tool is called. */
 	executionMode?: "parallel" | "sequential";
+	/**
+	 * Rewrites the model's raw arguments before they are validated (e.g. a renamed field). May
+	 * throw, or return something that is not an object: the call then fails with an error result.
+	 */
+	prepareArguments?(args: Record<string, unknown>): unknown;
 	execute(
 		toolCallId: string,
 		args: Static<TParameters>,

@@ -1,5 +1,10 @@
+import type { AgentMessage, CustomMessage } from "../agent/messages.js";
 import type { AgentEvent } from "../agent/types.js";
-import type { ImageContent, TextContent } from "../llm/types.js";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
+import type { SessionEntry } from "../session/types.js";
+import type { SystemPromptOptions } from "./context-types.js";
+import type { CustomMessageInput } from "./host.js";
+import type { UiPromptKind } from "./ui-types.js";
 
 type AgentEventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
@@ -29,8 +34,82 @@ export interface SessionShutdownEvent {
 	reason?: "quit" | "new" | "resume" | "fork" | "import" | "reload";
 }
 
-/** The events `ExtensionRunner.emit` delivers (the agent's, plus session start). */
-export type ObservedEvent = AgentEvent | SessionStartEvent;
+/** A prompt's whole lifecycle is over (runs, retries, compaction, queued follow-ups). */
+export interface AgentSettledEvent {
+	type: "agent_settled";
+	/** The last reply was aborted. */
+	aborted: boolean;
+}
+
+export interface SessionInfoChangedEvent {
+	type: "session_info_changed";
+	/** Undefined when the name was cleared. */
+	name: string | undefined;
+}
+
+export interface ModelSelectEvent {
+	type: "model_select";
+	model: Model;
+	previousModel: Model | undefined;
+	/** "set": set_model or pi.setModel; "cycle": cycle_model. */
+	source: "set" | "cycle" | "restore";
+}
+
+export interface ThinkingLevelSelectEvent {
+	type: "thinking_level_select";
+	level: ThinkingLevel;
+	previousLevel: ThinkingLevel;
+}
+
+/** A compaction was committed. */
+export interface SessionCompactEvent {
+	type: "session_compact";
+	/** The compaction entry appended to the session. */
+	compactionEntry: SessionEntry | undefined;
+	/** Always false: compactions come from Atomic's compactor. */
+	fromExtension: boolean;
+	reason: "manual" | "threshold" | "overflow";
+	willRetry: boolean;
+}
+
+export interface SessionCompactFailedEvent {
+	type: "session_compact_failed";
+	reason: "manual" | "threshold" | "overflow";
+	errorMessage?: string;
+	aborted: boolean;
+	willRetry: boolean;
+	fromExtension: boolean;
+}
+
+/** The active leaf moved (navigate_tree). */
+export interface SessionTreeEvent {
+	type: "session_tree";
+	newLeafId: string | null;
+	oldLeafId: string | null;
+	/** The branch summary written, when one was asked for. */
+	summaryEntry?: SessionEntry;
+	fromExtension: boolean;
+}
+
+export interface UiPromptEvent {
+	type: "ui_prompt_start" | "ui_prompt_end";
+	reason: "ui_prompt";
+	kind: UiPromptKind;
+	title?: string;
+}
+
+/** The events `ExtensionRunner.emit` delivers (the agent's, plus the session's notifications). */
+export type ObservedEvent =
+	| AgentEvent
+	| SessionStartEvent
+	| AgentSettledEvent
+	| SessionInfoChangedEvent
+	| ModelSelectEvent
+	| ThinkingLevelSelectEvent
+	| SessionCompactEvent
+	| SessionCompactFailedEvent
+	| SessionTreeEvent
+	| UiPromptEvent;
 
 // Hook events: handlers may return a result.
 export interface SessionBeforeSwitchEvent {
@@ -44,6 +123,53 @@ export interface SessionBeforeForkEvent {
 	type: "session_before_fork";
 	/** The entry the fork starts from, when there is one. */
 	entryId?: string;
+	/** "before" for fork (before a user message), "at" for clone (at the leaf). */
+	position: "before" | "at";
+}
+
+/** Before navigate_tree moves the leaf; `{cancel: true}` cancels. */
+export interface SessionBeforeTreeEvent {
+	type: "session_before_tree";
+	preparation: {
+		targetId: string;
+		oldLeafId: string | null;
+		userWantsSummary: boolean;
+		customInstructions?: string;
+		label?: string;
+	};
+	signal: AbortSignal;
+}
+
+interface BeforeAgentStartBase {
+	type: "before_agent_start";
+	/** The system prompt as earlier handlers left it. */
+	systemPrompt: string;
+	/** What the prompt is built from (read-only here: changes to it are not applied). */
+	systemPromptOptions: SystemPromptOptions;
+}
+
+/**
+ * Before a run starts, after input handling and expansion. `messageType` "user": a prompt (or
+ * `sendUserMessage`), "custom": `sendMessage(..., {triggerTurn: true})` while idle.
+ */
+export type BeforeAgentStartEvent =
+	| (BeforeAgentStartBase & { messageType: "user"; prompt: string; images?: ImageContent[] })
+	| (BeforeAgentStartBase & { messageType: "custom"; message: CustomMessage });
+
+/** `message` joins the run (after the prompt); `systemPrompt` replaces the prompt for this run. */
+export interface BeforeAgentStartEventResult {
+	message?: Omit<CustomMessageInput, "display"> & { display?: boolean };
+	systemPrompt?: string;
+}
+
+/** Before each model call: `messages` is a copy the handler may change and return. */
+export interface ContextEvent {
+	type: "context";
+	messages: AgentMessage[];
+}
+
+export interface ContextEventResult {
+	messages?: AgentMessage[];
 }
 
 /** `{cancel: true}` cancels; anything else lets it go on. */
@@ -137,6 +263,18 @@ export interface ExtensionEventMap {
 	session_shutdown: [SessionShutdownEvent, undefined];
 	session_before_switch: [SessionBeforeSwitchEvent, SessionBeforeResult];
 	session_before_fork: [SessionBeforeForkEvent, SessionBeforeResult];
+	session_before_tree: [SessionBeforeTreeEvent, SessionBeforeResult];
+	session_tree: [SessionTreeEvent, undefined];
+	session_compact: [SessionCompactEvent, undefined];
+	session_compact_failed: [SessionCompactFailedEvent, undefined];
+	session_info_changed: [SessionInfoChangedEvent, undefined];
+	before_agent_start: [BeforeAgentStartEvent, BeforeAgentStartEventResult];
+	context: [ContextEvent, ContextEventResult];
+	agent_settled: [AgentSettledEvent, undefined];
+	model_select: [ModelSelectEvent, undefined];
+	thinking_level_select: [ThinkingLevelSelectEvent, undefined];
+	ui_prompt_start: [UiPromptEvent, undefined];
+	ui_prompt_end: [UiPromptEvent, undefined];
 	tool_call: [ToolCallEvent, ToolCallEventResult];
 	tool_result: [ToolResultEvent, ToolResultEventResult];
 	input: [InputEvent, InputEventResult];

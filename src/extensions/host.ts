@@ -1,5 +1,9 @@
-import type { ImageContent, Model, TextContent } from "../llm/types.js";
+import type { AgentTool } from "../agent/types.js";
+import type { CompactionResult } from "../compaction/result.js";
+import type { ModelRegistry } from "../llm/model-registry.js";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
 import type { CommandInfo } from "../resources/commands.js";
+import type { Session } from "../session/session.js";
 
 /** How Atomic runs: extensions read it as `ctx.mode`. */
 export type ExtensionMode = "rpc" | "print" | "json";
@@ -69,6 +73,45 @@ export interface ExtensionHost {
 	getContextUsage(): ContextUsage | undefined;
 	/** Asks for a graceful shutdown (RPC mode acts on it after the next command's response). */
 	shutdown(): void;
+	/** The current session (it changes on new, switch, fork, clone, import). */
+	readonly session: Session;
+	readonly modelRegistry: ModelRegistry;
+	readonly thinkingLevel: ThinkingLevel;
+	/** Clamps to the model; throws for an unknown level. */
+	setThinkingLevel(level: ThinkingLevel): void;
+	/** The system prompt the next model call uses. */
+	readonly systemPrompt: string;
+	setSessionName(name: string): void;
+	/** Throws `Entry <id> not found`. */
+	setLabel(entryId: string, label: string | undefined): void;
+	/** Every tool of the session (built-in and extension ones), before the active-tools filter. */
+	allTools(): AgentTool[];
+	/** The tools the model is offered now. */
+	activeTools(): AgentTool[];
+	/** Recomputes the tool list and system prompt (after the extensions' active set changed). */
+	refreshTools(): void;
+	/** A copy of the merged settings. */
+	settings(): Record<string, unknown>;
+	/** Compacts now; rejects like the RPC `compact` command. */
+	compact(query?: string): Promise<CompactionResult>;
+	/** Session control for command handlers (the same operations as the RPC commands). */
+	control: SessionControl;
+}
+
+/** The session operations a command handler may run (see ExtensionCommandContext). */
+export interface SessionControl {
+	/** Resolves once nothing runs (the lifecycle has settled). */
+	waitForIdle(): Promise<void>;
+	newSession(options: { parentSession?: string }): Promise<{ cancelled: boolean }>;
+	fork(entryId: string): Promise<{ cancelled: boolean }>;
+	clone(): Promise<{ cancelled: boolean }>;
+	switchSession(path: string): Promise<{ cancelled: boolean }>;
+	navigateTree(
+		targetId: string,
+		options: { summarize?: boolean; customInstructions?: string; label?: string },
+	): Promise<{ cancelled: boolean }>;
+	/** Reloads skills and prompt templates. */
+	reloadResources(): Promise<void>;
 }
 
 /** One extension failure, as the RPC `extension_error` event carries it. */

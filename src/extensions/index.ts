@@ -1,5 +1,8 @@
 // The extension layer: loading, the API extensions receive, hook dispatch and the ctx.ui contract.
 // Importing it does not load jiti; loadExtensions imports it only when there is a file to load.
+
+export type { AgentStartOutcome, AgentStartTrigger } from "./agent-start.js";
+export { defineTool, isToolCallEventType } from "./define-tool.js";
 export type * from "./events.js";
 export { execCommand } from "./exec.js";
 export type {
@@ -11,9 +14,11 @@ export type {
 	ExtensionMode,
 	SendMessageOptions,
 	SendUserMessageOptions,
+	SessionControl,
 } from "./host.js";
 export { type LoadExtensionsOptions, loadExtensions } from "./load.js";
 export { ExtensionRunner, type ExtensionRunnerOptions, type InputOutcome, type InputRequest } from "./runner.js";
+export type { ReadonlySessionManager, SessionProjection } from "./session-view.js";
 export type * from "./types.js";
 export { createUiContext, headlessUiBackend, THEME_SWITCH_ERROR, WIDGET_FACTORY_ERROR } from "./ui-context.js";
 export type * from "./ui-types.js";

@@ -21,10 +21,17 @@ export interface LoadExtensionsOptions {
 
 type ModuleImporter = (path: string) => Promise<unknown>;
 
-/** jiti is imported here only, and only when there is something to load. */
+/** jiti and pi's module stand-ins are imported here only, and only when there is something to load. */
 async function createImporter(): Promise<ModuleImporter> {
-	const { createJiti } = await import("jiti");
-	const jiti = createJiti(import.meta.url, { alias: extensionAliases(), interopDefault: true });
+	const [{ createJiti }, { piVirtualModules }] = await Promise.all([
+		import("jiti"),
+		import("./compat/virtual-modules.js"),
+	]);
+	const jiti = createJiti(import.meta.url, {
+		alias: extensionAliases(),
+		virtualModules: piVirtualModules(),
+		interopDefault: true,
+	});
 	return (path) => jiti.import(path, { default: true });
 }
 
@@ -62,5 +69,6 @@ export async function loadExtensions(options: LoadExtensionsOptions): Promise<Ex
 		}
 		await runner.addExtension(path, factory, extensionSourceInfo(path, options));
 	}
+	runner.finishLoading();
 	return runner;
 }

@@ -3,8 +3,11 @@ import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The names extensions may import Atomic's API under (pi's package names keep pi extensions working). */
-export const PACKAGE_ALIASES = ["atomic-agent", "@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"];
+/**
+ * The names extensions may import Atomic's package entry under. pi's package names resolve to
+ * modules built for pi extensions instead (compat/virtual-modules.ts).
+ */
+export const PACKAGE_ALIASES = ["atomic-agent"];
 
 function packageName(dir: string): string | undefined {
 	const file = join(dir, "package.json");
@@ -56,6 +59,8 @@ export function typeboxAliases(moduleUrl: string = import.meta.url): Record<stri
 		aliases[subpath === "." ? "typebox" : `typebox/${subpath.slice(2)}`] = join(root, file);
 	}
 	aliases.typebox ??= main;
+	// The TypeBox 0.x package name extensions written for older pi versions import.
+	for (const [name, file] of Object.entries(aliases)) aliases[name.replace(/^typebox/, "@sinclair/typebox")] = file;
 	return aliases;
 }
 

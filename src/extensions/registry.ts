@@ -1,5 +1,5 @@
 import type { SourceInfo } from "../resources/source-info.js";
-import type { ExtensionContext, RegisteredCommand, ToolDefinition } from "./types.js";
+import type { ExtensionContext, FlagOptions, RegisteredCommand, ToolDefinition } from "./types.js";
 
 /** A handler as stored: the typed `on()` overloads are erased here. */
 export type StoredHandler = (event: unknown, ctx: ExtensionContext) => unknown;
@@ -14,10 +14,12 @@ export interface ExtensionRecord {
 	/** Re-registering a name in the same extension replaces it. */
 	commands: Map<string, RegisteredCommand>;
 	tools: Map<string, ToolDefinition>;
+	/** `registerFlag` declarations (Atomic has no extension CLI flags: they keep their default). */
+	flags: Map<string, FlagOptions>;
 }
 
 export function newExtensionRecord(path: string, sourceInfo: SourceInfo): ExtensionRecord {
-	return { path, sourceInfo, handlers: new Map(), commands: new Map(), tools: new Map() };
+	return { path, sourceInfo, handlers: new Map(), commands: new Map(), tools: new Map(), flags: new Map() };
 }
 
 /** A registered command under the name it is invoked by. */

@@ -1,28 +1,49 @@
+import type { AgentMessage } from "../agent/messages.js";
 import type { AgentTool, AgentToolResult, ToolCallBlock, ToolCallContext, ToolResultOverride } from "../agent/types.js";
-import type { ImageContent } from "../llm/types.js";
 import type { ExtensionCommandInfo } from "../resources/commands.js";
 import { parseSlashCommand } from "../resources/slash-command.js";
 import { type SourceInfo, sourceInfoFor } from "../resources/source-info.js";
+import { type AgentStartOutcome, type AgentStartTrigger, beforeAgentStartHook, contextHook } from "./agent-start.js";
 import { createExtensionApi } from "./api.js";
-import { createExtensionContext } from "./context.js";
+import {
+	type ContextParts,
+	createCommandContext,
+	createExtensionContext,
+	createToolContext,
+	systemPromptOptions,
+} from "./context.js";
+import type { Dispatch, Invocation, InvokeOptions } from "./dispatch.js";
+import { createEventBus } from "./event-bus.js";
 import type {
-	InputSource,
 	ObservedEvent,
 	SessionBeforeForkEvent,
 	SessionBeforeSwitchEvent,
+	SessionBeforeTreeEvent,
 	SessionShutdownEvent,
-	ToolResultEvent,
 	TurnEndEvent,
 	TurnStartEvent,
 	UserBashResult,
 } from "./events.js";
-import { inputDecision, isBlock, isCancel, toolResultPatch, userBashResult } from "./hook-results.js";
+import {
+	cancellableHook,
+	type InputOutcome,
+	type InputRequest,
+	inputHook,
+	toolCallHook,
+	toolResultHook,
+	userBashHook,
+} from "./hook-dispatch.js";
 import { type ExtensionErrorListener, type ExtensionHost, errorText } from "./host.js";
+import { createModelRegistryView } from "./model-registry-view.js";
 import { commandTable, type ExtensionRecord, newExtensionRecord, type StoredHandler } from "./registry.js";
+import { createSessionView } from "./session-view.js";
 import { toAgentTool } from "./tool-adapter.js";
-import type { ExtensionContext, ExtensionFactory, ToolDefinition } from "./types.js";
+import { activeToolFilter, toolInfos } from "./tool-catalog.js";
+import type { EventBus, ExtensionContext, ExtensionFactory, ToolDefinition } from "./types.js";
 import { createUiContext, headlessUiBackend } from "./ui-context.js";
 import type { ExtensionUiBackend, ExtensionUiContext } from "./ui-types.js";
+
+export type { InputOutcome, InputRequest } from "./hook-dispatch.js";
 
 export interface ExtensionRunnerOptions {
 	host: ExtensionHost;
@@ -31,19 +52,6 @@ export interface ExtensionRunnerOptions {
 	/** Receives every load, hook and command failure. Must not throw. */
 	onError: ExtensionErrorListener;
 }
-
-export interface InputRequest {
-	text: string;
-	images?: ImageContent[];
-	/** Pass it only while streaming (extensions read its presence as "the agent is busy"). */
-	streamingBehavior?: string;
-	/** Default "rpc". */
-	source?: InputSource;
-}
-
-export type InputOutcome = { handled: true } | { handled: false; text: string; images?: ImageContent[] };
-
-type Invocation = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
  * The loaded extensions: their commands, tools and hooks. No method throws; handler failures go
@@ -58,20 +66,48 @@ export class ExtensionRunner {
 	private readonly onError: ExtensionErrorListener;
 	private readonly records: ExtensionRecord[] = [];
 	private readonly wrappedTools = new WeakMap<ToolDefinition, AgentTool>();
-	private readonly baseContext: ExtensionContext;
+	private readonly events: EventBus;
+	private readonly views: Pick<ContextParts, "sessionManager" | "modelRegistry">;
+	private readonly activeTools = activeToolFilter();
 	private turnIndex = 0;
+	private loading = true;
+	readonly dispatch: Dispatch;
 
 	constructor(options: ExtensionRunnerOptions) {
 		this.host = options.host;
 		this.onError = options.onError;
 		this.hasUI = options.ui !== undefined;
-		this.ui = createUiContext(options.ui ?? headlessUiBackend);
-		this.baseContext = this.context(undefined);
+		this.ui = createUiContext(options.ui ?? headlessUiBackend, (phase, kind, title) => {
+			void this.emit({
+				type: phase === "start" ? "ui_prompt_start" : "ui_prompt_end",
+				reason: "ui_prompt",
+				kind,
+				title,
+			});
+		});
+		this.events = createEventBus((channel, error) =>
+			this.onError({ extensionPath: `events:${channel}`, event: "events", error: errorText(error) }),
+		);
+		this.views = {
+			sessionManager: createSessionView(() => this.host.session),
+			modelRegistry: createModelRegistryView(() => this.host.modelRegistry),
+		};
+		this.dispatch = {
+			handlers: (event) => this.handlersOf(event),
+			invoke: (record, handler, event, invokeOptions) => this.invoke(record, handler, event, invokeOptions),
+			read: (record, event, reader) => this.read(record, event, reader),
+			report: (error) => this.onError(error),
+		};
 	}
 
 	/** The files of the extensions that loaded, in load order. */
 	get extensionPaths(): string[] {
 		return this.records.map((record) => record.path);
+	}
+
+	/** Marks the end of loading: from now on, tools registered later refresh the session's list. */
+	finishLoading(): void {
+		this.loading = false;
 	}
 
 	/**
@@ -88,6 +124,17 @@ export class ExtensionRunner {
 			host: this.host,
 			report: this.onError,
 			toolOwner: (name, except) => this.records.find((other) => other !== except && other.tools.has(name))?.path,
+			events: this.events,
+			activeToolNames: () => this.host.activeTools().map((tool) => tool.name),
+			setActiveTools: (names) => {
+				this.activeTools.set(names, this.host.allTools());
+				this.host.refreshTools();
+			},
+			allTools: () => toolInfos(this.host.allTools(), this.records),
+			toolRegistered: (name) => {
+				this.activeTools.activate(name);
+				if (!this.loading) this.host.refreshTools();
+			},
 		});
 		try {
 			await factory(api);
@@ -104,11 +151,7 @@ export class ExtensionRunner {
 	/** Registered commands under their invocation names, in load order. */
 	commands(): ExtensionCommandInfo[] {
 		return commandTable(this.records).map((entry) => {
-			const info: ExtensionCommandInfo = {
-				name: entry.name,
-				path: entry.extensionPath,
-				sourceInfo: entry.sourceInfo,
-			};
+			const info: ExtensionCommandInfo = { name: entry.name, path: entry.extensionPath, sourceInfo: entry.sourceInfo };
 			if (entry.command.description !== undefined) info.description = entry.command.description;
 			return info;
 		});
@@ -127,8 +170,9 @@ export class ExtensionRunner {
 	async runCommand(name: string, args: string): Promise<boolean> {
 		const entry = commandTable(this.records).find((candidate) => candidate.name === name);
 		if (!entry) return false;
+		const record = this.records.find((candidate) => candidate.path === entry.extensionPath);
 		try {
-			await entry.command.handler(args, this.baseContext);
+			await entry.command.handler(args, createCommandContext(this.parts(record, undefined)));
 		} catch (error) {
 			this.onError({ extensionPath: `command:${name}`, event: "command", error: errorText(error) });
 		}
@@ -148,13 +192,20 @@ export class ExtensionRunner {
 			for (const definition of record.tools.values()) {
 				let tool = this.wrappedTools.get(definition);
 				if (!tool) {
-					tool = toAgentTool(definition, (signal) => this.context(signal));
+					tool = toAgentTool(definition, (signal, toolCallId) =>
+						createToolContext({ ...this.parts(record, signal), signal }, toolCallId),
+					);
 					this.wrappedTools.set(definition, tool);
 				}
 				tools.push(tool);
 			}
 		}
 		return tools;
+	}
+
+	/** The tools the model is offered: all of them, or the set `pi.setActiveTools` chose. */
+	filterActive(tools: AgentTool[]): AgentTool[] {
+		return this.activeTools.apply(tools);
 	}
 
 	// ---------------------------------------------------------------- events
@@ -173,71 +224,27 @@ export class ExtensionRunner {
 	}
 
 	/** Shaped for `AgentLoopConfig.beforeToolCall`; `context.args` is the event's (mutable) input. */
-	readonly beforeToolCall = async (
-		context: ToolCallContext,
-		signal: AbortSignal,
-	): Promise<ToolCallBlock | undefined> => {
-		const event = {
-			type: "tool_call",
-			toolName: context.toolCall.name,
-			toolCallId: context.toolCall.id,
-			input: context.args,
-		};
-		for (const [record, handler] of this.handlersOf("tool_call")) {
-			const outcome = await this.invoke(record, handler, event, signal);
-			if (!outcome.ok) return { block: true, reason: `Extension failed, blocking execution: ${outcome.error}` };
-			if (isBlock(outcome.value)) {
-				const block: ToolCallBlock = { block: true };
-				if (typeof outcome.value.reason === "string") block.reason = outcome.value.reason;
-				return block;
-			}
-		}
-		return undefined;
-	};
+	readonly beforeToolCall = (context: ToolCallContext, signal: AbortSignal): Promise<ToolCallBlock | undefined> =>
+		toolCallHook(this.dispatch, context, signal);
 
 	/** Shaped for `AgentLoopConfig.afterToolCall`: handlers' patches chain; undefined when none changed anything. */
-	readonly afterToolCall = async (
+	readonly afterToolCall = (
 		context: ToolCallContext & { result: AgentToolResult; isError: boolean },
 		signal: AbortSignal,
-	): Promise<ToolResultOverride | undefined> => {
-		const event: ToolResultEvent = {
-			type: "tool_result",
-			toolName: context.toolCall.name,
-			toolCallId: context.toolCall.id,
-			input: context.args,
-			content: context.result.content,
-			details: context.result.details,
-			isError: context.isError,
-		};
-		let changed = false;
-		for (const [record, handler] of this.handlersOf("tool_result")) {
-			const outcome = await this.invoke(record, handler, { ...event }, signal);
-			if (!outcome.ok) continue;
-			const patch = this.read(record, "tool_result", () => toolResultPatch(outcome.value));
-			if (!patch) continue;
-			Object.assign(event, patch);
-			changed = true;
-		}
-		return changed ? { content: event.content, details: event.details, isError: event.isError } : undefined;
-	};
+	): Promise<ToolResultOverride | undefined> => toolResultHook(this.dispatch, context, signal);
+
+	/** Shaped for `AgentLoopConfig.transformContext`: the `context` hook. */
+	readonly transformContext = (messages: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> =>
+		contextHook(this.dispatch, messages, signal);
 
 	/** The `input` hook: transforms chain, the first "handled" wins. */
-	async onInput(request: InputRequest): Promise<InputOutcome> {
-		let text = request.text;
-		let images = request.images;
-		for (const [record, handler] of this.handlersOf("input")) {
-			const event = { type: "input", text, images, source: request.source ?? "rpc" };
-			const delivered = request.streamingBehavior ? { ...event, streamingBehavior: request.streamingBehavior } : event;
-			const outcome = await this.invoke(record, handler, delivered);
-			if (!outcome.ok) continue;
-			const decision = this.read(record, "input", () => inputDecision(outcome.value));
-			if (decision?.action === "handled") return { handled: true };
-			if (decision?.action === "transform") {
-				text = decision.text;
-				if (decision.images !== undefined) images = decision.images;
-			}
-		}
-		return images === undefined ? { handled: false, text } : { handled: false, text, images };
+	onInput(request: InputRequest): Promise<InputOutcome> {
+		return inputHook(this.dispatch, request);
+	}
+
+	/** `before_agent_start`, with the system prompt the run would use. */
+	beforeAgentStart(trigger: AgentStartTrigger, systemPrompt: string): Promise<AgentStartOutcome> {
+		return beforeAgentStartHook(this.dispatch, trigger, systemPrompt, systemPromptOptions(this.host));
 	}
 
 	/** `session_before_switch`: the first handler returning `{cancel: true}` cancels. */
@@ -247,34 +254,33 @@ export class ExtensionRunner {
 	): Promise<{ cancel: boolean }> {
 		const event: SessionBeforeSwitchEvent = { type: "session_before_switch", reason };
 		if (targetSessionFile !== undefined) event.targetSessionFile = targetSessionFile;
-		return this.cancellable(event);
+		return cancellableHook(this.dispatch, event);
 	}
 
-	/** `session_before_fork` (fork and clone): the first `{cancel: true}` cancels. */
-	beforeFork(entryId?: string): Promise<{ cancel: boolean }> {
-		const event: SessionBeforeForkEvent = { type: "session_before_fork" };
+	/** `session_before_fork` (fork: "before", clone: "at"): the first `{cancel: true}` cancels. */
+	beforeFork(entryId: string | undefined, position: "before" | "at" = "before"): Promise<{ cancel: boolean }> {
+		const event: SessionBeforeForkEvent = { type: "session_before_fork", position };
 		if (entryId !== undefined) event.entryId = entryId;
-		return this.cancellable(event);
+		return cancellableHook(this.dispatch, event);
+	}
+
+	/** `session_before_tree`: the first `{cancel: true}` cancels the navigation. */
+	beforeTree(preparation: SessionBeforeTreeEvent["preparation"], signal: AbortSignal): Promise<{ cancel: boolean }> {
+		const event: SessionBeforeTreeEvent = { type: "session_before_tree", preparation, signal };
+		return cancellableHook(this.dispatch, event);
 	}
 
 	/** `user_bash`: the first handler returning a result handles the command; undefined lets it run. */
-	async userBash(
+	userBash(
 		command: string,
 		options: { excludeFromContext?: boolean; cwd?: string } = {},
 	): Promise<UserBashResult | undefined> {
-		const event = {
+		return userBashHook(this.dispatch, {
 			type: "user_bash",
 			command,
 			excludeFromContext: options.excludeFromContext === true,
 			cwd: options.cwd ?? this.host.cwd,
-		};
-		for (const [record, handler] of this.handlersOf("user_bash")) {
-			const outcome = await this.invoke(record, handler, event);
-			if (!outcome.ok) continue;
-			const result = this.read(record, "user_bash", () => userBashResult(outcome.value));
-			if (result) return result;
-		}
-		return undefined;
+		});
 	}
 
 	/** Emits `session_shutdown` (default reason "quit"); resolves when every handler finished. */
@@ -285,15 +291,6 @@ export class ExtensionRunner {
 
 	// ---------------------------------------------------------------- internals
 
-	private async cancellable(event: { type: string }): Promise<{ cancel: boolean }> {
-		for (const [record, handler] of this.handlersOf(event.type)) {
-			const outcome = await this.invoke(record, handler, event);
-			if (outcome.ok && isCancel(outcome.value)) return { cancel: true };
-		}
-		return { cancel: false };
-	}
-
-	/** A snapshot, so handlers registered while dispatching wait for the next event. */
 	private handlersOf(event: string): [ExtensionRecord, StoredHandler][] {
 		return this.records.flatMap((record) =>
 			(record.handlers.get(event) ?? []).map((handler): [ExtensionRecord, StoredHandler] => [record, handler]),
@@ -304,10 +301,10 @@ export class ExtensionRunner {
 		record: ExtensionRecord,
 		handler: StoredHandler,
 		event: { type: string },
-		signal?: AbortSignal,
+		options: InvokeOptions = {},
 	): Promise<Invocation> {
 		try {
-			return { ok: true, value: await handler(event, signal ? this.context(signal) : this.baseContext) };
+			return { ok: true, value: await handler(event, this.context(record, options)) };
 		} catch (error) {
 			const text = errorText(error);
 			this.onError({ extensionPath: record.path, event: event.type, error: text });
@@ -325,7 +322,24 @@ export class ExtensionRunner {
 		}
 	}
 
-	private context(signal: AbortSignal | undefined): ExtensionContext {
-		return createExtensionContext({ host: this.host, ui: this.ui, hasUI: this.hasUI, signal });
+	private parts(
+		record: ExtensionRecord | undefined,
+		signal: AbortSignal | undefined,
+		systemPrompt?: () => string,
+	): ContextParts {
+		const parts: ContextParts = {
+			host: this.host,
+			ui: this.ui,
+			hasUI: this.hasUI,
+			signal,
+			...this.views,
+			report: (event, error) => this.onError({ extensionPath: record?.path ?? "", event, error }),
+		};
+		if (systemPrompt) parts.systemPrompt = systemPrompt;
+		return parts;
+	}
+
+	private context(record: ExtensionRecord, options: InvokeOptions): ExtensionContext {
+		return createExtensionContext(this.parts(record, options.signal, options.systemPrompt));
 	}
 }

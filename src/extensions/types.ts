@@ -1,40 +1,13 @@
 import type { Static, TSchema } from "typebox";
 import type { AgentToolResult, ToolUpdateCallback } from "../agent/types.js";
-import type { ImageContent, Model, TextContent } from "../llm/types.js";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
 import type { CommandInfo } from "../resources/commands.js";
+import type { SourceInfo } from "../resources/source-info.js";
+import type { ExtensionCommandContext, ExtensionContext, ExtensionToolContext } from "./context-types.js";
 import type { ExtensionEventMap, ExtensionEventName } from "./events.js";
-import type {
-	ContextUsage,
-	CustomMessageInput,
-	ExtensionMode,
-	SendMessageOptions,
-	SendUserMessageOptions,
-} from "./host.js";
-import type { ExtensionUiContext } from "./ui-types.js";
+import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "./host.js";
 
-/**
- * What every handler, command and tool receives as `ctx` (pi's ExtensionContext names). Members pi
- * has that Atomic cannot honour (sessionManager, modelRegistry, compact, ...) are absent.
- */
-export interface ExtensionContext {
-	readonly ui: ExtensionUiContext;
-	/** True when dialogs reach a user (RPC mode); false in print and json modes. */
-	readonly hasUI: boolean;
-	readonly mode: ExtensionMode;
-	readonly cwd: string;
-	readonly model: Model | undefined;
-	/** The current run's abort signal, in tool hooks and tools; undefined elsewhere. */
-	readonly signal: AbortSignal | undefined;
-	isIdle(): boolean;
-	abort(): void;
-	hasPendingMessages(): boolean;
-	getContextUsage(): ContextUsage | undefined;
-	/** Asks Atomic to exit gracefully (session_shutdown is emitted first). */
-	shutdown(): void;
-}
-
-/** Command handlers receive the same context (pi's session-control extras are not available). */
-export type ExtensionCommandContext = ExtensionContext;
+export type * from "./context-types.js";
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler may end with a bare `return`
 type HandlerReturn<R> = R | undefined | void;
@@ -45,8 +18,16 @@ export type ExtensionHandler<E, R = undefined> = (
 	ctx: ExtensionContext,
 ) => HandlerReturn<R> | Promise<HandlerReturn<R>>;
 
+export interface AutocompleteItem {
+	value: string;
+	label: string;
+	description?: string;
+}
+
 export interface RegisteredCommand {
 	description?: string;
+	/** Accepted for pi compatibility; Atomic offers no completions to clients. */
+	getArgumentCompletions?: (prefix: string) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
 	/** Receives everything after `/name`, trimmed. Throwing reports an `extension_error`. */
 	handler(args: string, ctx: ExtensionCommandContext): void | Promise<void>;
 }
@@ -60,14 +41,26 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 	name: string;
 	label?: string;
 	description: string;
+	/** The tool's line in the system prompt's tool list (default: the description's first sentence). */
+	promptSnippet?: string;
+	/** Bullets added to the system prompt's guidelines while the tool is active. */
+	promptGuidelines?: string[];
 	parameters: TParams;
+	/** Rewrites raw arguments before validation (e.g. a renamed field). May throw: the call fails. */
+	prepareArguments?: (args: unknown) => Static<TParams>;
+	/** "sequential": a batch with this tool runs one call at a time. */
+	executionMode?: "sequential" | "parallel";
 	execute(
 		toolCallId: string,
 		params: Static<TParams>,
 		signal: AbortSignal,
 		onUpdate: ToolUpdateCallback<TDetails>,
-		ctx: ExtensionContext,
+		ctx: ExtensionToolContext,
 	): Promise<AgentToolResult<TDetails>>;
+	/** Terminal renderers: accepted and never called (a client draws tool calls itself). */
+	renderCall?: (...args: never[]) => unknown;
+	renderResult?: (...args: never[]) => unknown;
+	renderShell?: "default" | "self";
 }
 
 export interface ExecOptions {
@@ -87,22 +80,78 @@ export interface ExecResult {
 	killed: boolean;
 }
 
-/** The object an extension's default export receives (pi's ExtensionAPI names). */
+/** What `pi.getAllTools()` lists for each tool. */
+export interface ToolInfo {
+	name: string;
+	description: string;
+	parameters: TSchema;
+	promptGuidelines?: string[];
+	exposure: "direct";
+	sourceInfo: SourceInfo;
+}
+
+export type FlagValue = boolean | string;
+
+export interface FlagOptions {
+	description?: string;
+	type: "boolean" | "string";
+	default?: FlagValue;
+}
+
+/** A shared channel between extensions (`pi.events`). */
+export interface EventBus {
+	/** Returns the function that unsubscribes. */
+	on(channel: string, handler: (data: unknown) => unknown): () => void;
+	emit(channel: string, data?: unknown): void;
+}
+
+/** The object an extension's default export receives (pi's ExtensionAPI). */
 export interface ExtensionAPI {
+	/** Returns the function that removes this one registration. */
 	on<K extends ExtensionEventName>(
 		event: K,
 		handler: ExtensionHandler<ExtensionEventMap[K][0], ExtensionEventMap[K][1]>,
-	): void;
+	): () => void;
 	registerTool<TParams extends TSchema = TSchema, TDetails = unknown>(tool: ToolDefinition<TParams, TDetails>): void;
 	/** Names registered by several extensions become `name:1`, `name:2`, ... in load order. */
 	registerCommand(name: string, options: RegisteredCommand): void;
 	sendMessage<TDetails = unknown>(message: CustomMessageInput<TDetails>, options?: SendMessageOptions): void;
 	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): void;
 	appendEntry<TData = unknown>(customType: string, data?: TData): void;
+	setSessionName(name: string): void;
+	getSessionName(): string | undefined;
+	/** Sets or (with undefined) clears an entry's label. */
+	setLabel(entryId: string, label: string | undefined): void;
 	getCommands(): CommandInfo[];
 	setModel(model: Model): Promise<boolean>;
+	getThinkingLevel(): ThinkingLevel;
+	/** Clamped to the model, like the RPC command. */
+	setThinkingLevel(level: ThinkingLevel): void;
+	/** The names of the tools the model is offered. */
+	getActiveTools(): string[];
+	getAllTools(): ToolInfo[];
+	/** Offers only these tools to the model from the next call on (unknown names are ignored). */
+	setActiveTools(toolNames: string[]): void;
+	/** A copy of the merged settings.json values. */
+	getSettings(): Record<string, unknown>;
 	/** Runs a program without a shell. Never rejects: failures to start come back as code 1. */
 	exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
+	/** Declares a flag; Atomic has no extension CLI flags, so `getFlag` returns its default. */
+	registerFlag(name: string, options: FlagOptions): void;
+	getFlag(name: string): FlagValue | undefined;
+	/** Keyboard shortcuts: accepted and never triggered (no terminal). */
+	registerShortcut(
+		shortcut: string,
+		options: { description?: string; handler: (ctx: ExtensionContext) => unknown },
+	): void;
+	/** Terminal renderers: accepted and never called (clients render messages and tools). */
+	registerMessageRenderer(customType: string, renderer: (...args: never[]) => unknown): void;
+	registerEntryRenderer(customType: string, renderer: (...args: never[]) => unknown): void;
+	registerToolRenderer(resolver: (...args: never[]) => unknown): void;
+	registerMarkdownTransformer(transformer: (markdown: string, context: never) => string, options?: unknown): void;
+	readonly events: EventBus;
+	/** pi's members Atomic does not offer are present and throw (or report) a named error. */
+	[member: string]: unknown;
 }
 
 /** An extension module's default export. */

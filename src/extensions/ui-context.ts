@@ -1,4 +1,5 @@
-import type { ExtensionUiBackend, ExtensionUiContext } from "./ui-types.js";
+import { plainTheme } from "./compat/plain-theme.js";
+import type { ExtensionUiBackend, ExtensionUiContext, UiPromptKind, UiPromptListener } from "./ui-types.js";
 
 export const WIDGET_FACTORY_ERROR = "Component-factory widgets are unavailable in this RPC host.";
 export const THEME_SWITCH_ERROR = "Theme switching not supported in RPC mode";
@@ -20,14 +21,28 @@ function ignore(): void {
 	// A TUI-only feature: there is no terminal to draw it on.
 }
 
-/** Builds `ctx.ui` on top of a UI backend; the tools-expanded state is local to this object. */
-export function createUiContext(backend: ExtensionUiBackend): ExtensionUiContext {
+/**
+ * Builds `ctx.ui` on top of a UI backend; the tools-expanded state is local to this object.
+ * `onPrompt` hears when dialogs start and stop waiting for the user (overlapping ones count as one).
+ */
+export function createUiContext(backend: ExtensionUiBackend, onPrompt?: UiPromptListener): ExtensionUiContext {
 	let toolsExpanded = false;
+	let open = 0;
+	let span: { kind: UiPromptKind; title: string } = { kind: "select", title: "" };
+	const waiting = <T>(kind: UiPromptKind, title: string, dialog: () => Promise<T>): Promise<T> => {
+		if (open++ === 0) {
+			span = { kind, title };
+			onPrompt?.("start", kind, title);
+		}
+		return dialog().finally(() => {
+			if (--open === 0) onPrompt?.("end", span.kind, span.title);
+		});
+	};
 	return {
-		select: (title, options, opts) => backend.select(title, options, opts),
-		confirm: (title, message, opts) => backend.confirm(title, message, opts),
-		input: (title, placeholder, opts) => backend.input(title, placeholder, opts),
-		editor: (title, prefill) => backend.editor(title, prefill),
+		select: (title, options, opts) => waiting("select", title, () => backend.select(title, options, opts)),
+		confirm: (title, message, opts) => waiting("confirm", title, () => backend.confirm(title, message, opts)),
+		input: (title, placeholder, opts) => waiting("input", title, () => backend.input(title, placeholder, opts)),
+		editor: (title, prefill) => waiting("editor", title, () => backend.editor(title, prefill)),
 		notify: (message, type) => backend.notify(message, type),
 		setStatus: (key, text) => backend.setStatus(key, text),
 		setWidget(key, content, options) {
@@ -55,5 +70,10 @@ export function createUiContext(backend: ExtensionUiBackend): ExtensionUiContext
 		getAllThemes: () => [],
 		getTheme: () => undefined,
 		setTheme: () => ({ success: false, error: THEME_SWITCH_ERROR }),
+		onTerminalInput: () => ignore,
+		setWorkingVisible: ignore,
+		setHiddenThinkingLabel: ignore,
+		getEditorComponent: () => undefined,
+		theme: plainTheme,
 	};
 }

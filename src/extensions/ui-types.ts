@@ -1,3 +1,5 @@
+import type { Theme } from "./compat/plain-theme.js";
+
 /** Options of the dialog methods. */
 export interface ExtensionUiDialogOptions {
 	/** Dismisses the dialog (it resolves with its default). Already aborted: nothing is shown. */
@@ -80,4 +82,18 @@ export interface ExtensionUiContext {
 	getAllThemes(): { name: string; path: string | undefined }[];
 	getTheme(name: string): undefined;
 	setTheme(theme: unknown): { success: boolean; error?: string };
+	/** No terminal input reaches extensions: the handler is never called. */
+	onTerminalInput(handler: (data: string) => unknown): () => void;
+	setWorkingVisible(visible: boolean): void;
+	setHiddenThinkingLabel(label?: string): void;
+	/** Always undefined: the editor lives in the client. */
+	getEditorComponent(): undefined;
+	/** A theme whose styling methods return the text unchanged. */
+	readonly theme: Theme;
 }
+
+/** Dialog kinds reported by `ui_prompt_start` / `ui_prompt_end`. */
+export type UiPromptKind = "select" | "confirm" | "input" | "editor" | "custom";
+
+/** Told when the first dialog opens (`start`) and when the last open one closes (`end`). Must not throw. */
+export type UiPromptListener = (phase: "start" | "end", kind: UiPromptKind, title: string | undefined) => void;

@@ -15,10 +15,12 @@ import type { CompactionControl } from "./compaction-control.js";
 import type { DirectBash, DirectBashOptions } from "./direct-bash.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
+import { announced, navigateAnnounced } from "./extension-notices.js";
 import type { InputGate } from "./input-gate.js";
 import { type CycleResult, publicModel } from "./model-control.js";
 import type { ModelSync } from "./model-sync.js";
 import type { ResourceState } from "./resource-state.js";
+import { type RunStart, startRun } from "./run-start.js";
 import { createSessionParts } from "./session-parts.js";
 import {
 	entriesOf,
@@ -185,6 +187,7 @@ export class AgentSession {
 		abortAtStart = false,
 	): Promise<void> {
 		this.lifecycle++;
+		let start: RunStart | undefined;
 		try {
 			this.bash.flushPending();
 			this.modelSync.apply();
@@ -192,12 +195,14 @@ export class AgentSession {
 			onAccepted?.();
 			const aborts = this.aborts;
 			if (messages !== "continue") await this.autoCompactor.beforePrompt(!this.contextUnknown);
-			const running = messages === "continue" ? this.agent.continue() : this.agent.prompt(messages);
+			if (messages !== "continue") start = await startRun(this.extensions, this.agent.config, messages);
+			const running = start ? this.agent.prompt(start.messages) : this.agent.continue();
 			// An abort during that compaction also ends the prompt, which still runs so that it is recorded.
 			if (abortAtStart || this.aborts !== aborts) this.agent.abort();
 			await running;
 			await this.autoCompactor.settle();
 		} finally {
+			start?.restore();
 			this.lifecycle--;
 			await this.hub.emit({ type: "agent_settled" });
 		}
@@ -268,19 +273,19 @@ export class AgentSession {
 	}
 
 	setModel(provider: string, modelId: string): Model {
-		return this.modelSync.setModel(provider, modelId);
+		return announced(this.extensions, this, "set", () => this.modelSync.setModel(provider, modelId));
 	}
 
 	cycleModel(direction?: "forward" | "backward"): CycleResult | undefined {
-		return this.modelSync.cycleModel(direction);
+		return announced(this.extensions, this, "cycle", () => this.modelSync.cycleModel(direction));
 	}
 
 	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
-		return this.modelSync.setThinkingLevel(level);
+		return announced(this.extensions, this, "set", () => this.modelSync.setThinkingLevel(level));
 	}
 
 	cycleThinkingLevel(): ThinkingLevel | undefined {
-		return this.modelSync.cycleThinkingLevel();
+		return announced(this.extensions, this, "cycle", () => this.modelSync.cycleThinkingLevel());
 	}
 
 	availableThinkingLevels(): ThinkingLevel[] {
@@ -331,6 +336,7 @@ export class AgentSession {
 
 	setSessionName(name: string): void {
 		this.slot.session.setName(name);
+		this.extensions.notify({ type: "session_info_changed", name: this.slot.session.name });
 	}
 
 	getLastAssistantText(): string | null {
@@ -382,7 +388,7 @@ export class AgentSession {
 
 	/** Moves the active leaf to another entry (optionally summarising the branch left). */
 	navigateTree(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
-		return this.navigation.navigate(targetId, options);
+		return navigateAnnounced(this.extensions, this.slot.session, this.isStreaming, this.navigation, targetId, options);
 	}
 
 	/** Sets or (without a label) clears an entry's label. Throws `Entry <id> not found`. */
@@ -473,12 +479,9 @@ export class AgentSession {
 		this.record(() => session.appendCustomMessage({ customType, content, display, details, excludeFromContext }));
 	}
 
-	/** Built-in tools plus extension tools (an extension tool with a built-in's name replaces it). */
+	/** The tools the model is offered: built-in and extension tools (see ExtensionBridge.offeredTools). */
 	private allTools(cwd: string): AgentTool[] {
-		const extra = this.extensions.tools();
-		if (extra.length === 0) return this.options.tools(cwd);
-		const names = new Set(extra.map((tool) => tool.name));
-		return [...this.options.tools(cwd).filter((tool) => !names.has(tool.name)), ...extra];
+		return this.extensions.offeredTools(this.options.tools(cwd));
 	}
 
 	/** Runs a session write; a failure (disk full) is reported as a warning, never thrown into the run. */

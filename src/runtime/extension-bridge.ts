@@ -1,3 +1,4 @@
+import type { AgentMessage } from "../agent/messages.js";
 import type {
 	AgentEvent,
 	AgentTool,
@@ -7,6 +8,8 @@ import type {
 	ToolResultOverride,
 } from "../agent/types.js";
 import {
+	type AgentStartOutcome,
+	type AgentStartTrigger,
 	type ExtensionError,
 	type ExtensionHost,
 	type ExtensionMode,
@@ -14,6 +17,8 @@ import {
 	type InputOutcome,
 	type InputRequest,
 	loadExtensions,
+	type ObservedEvent,
+	type SessionBeforeTreeEvent,
 	type SessionShutdownEvent,
 	type SessionStartEvent,
 	type SessionStartReason,
@@ -105,6 +110,20 @@ export class ExtensionBridge {
 		return this.runner?.tools() ?? [];
 	}
 
+	/** Built-in tools plus extension tools (an extension tool with a built-in's name replaces it). */
+	everyTool(builtIn: AgentTool[]): AgentTool[] {
+		const extra = this.tools();
+		if (extra.length === 0) return builtIn;
+		const names = new Set(extra.map((tool) => tool.name));
+		return [...builtIn.filter((tool) => !names.has(tool.name)), ...extra];
+	}
+
+	/** The tools the model is offered: every tool, narrowed by `pi.setActiveTools` when it was used. */
+	offeredTools(builtIn: AgentTool[]): AgentTool[] {
+		const all = this.everyTool(builtIn);
+		return this.runner ? this.runner.filterActive(all) : all;
+	}
+
 	/** The name of the extension command `text` invokes (`/name args`), if it is one. */
 	commandName(text: string): string | undefined {
 		if (!this.runner?.isCommand(text)) return undefined;
@@ -122,6 +141,21 @@ export class ExtensionBridge {
 
 	readonly beforeToolCall = (context: ToolCallContext, signal: AbortSignal): Promise<ToolCallBlock | undefined> =>
 		this.runner ? this.runner.beforeToolCall(context, signal) : Promise.resolve(undefined);
+
+	/** Shaped for `AgentLoopConfig.transformContext`: the `context` hook (the messages as they are without handlers). */
+	readonly transformContext = (messages: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> =>
+		this.runner?.hasHandlers("context") ? this.runner.transformContext(messages, signal) : Promise.resolve(messages);
+
+	/** `before_agent_start` for a run starting with `trigger`; undefined when nobody listens. */
+	async beforeAgentStart(trigger: AgentStartTrigger, systemPrompt: string): Promise<AgentStartOutcome | undefined> {
+		if (!this.runner?.hasHandlers("before_agent_start")) return undefined;
+		return this.runner.beforeAgentStart(trigger, systemPrompt);
+	}
+
+	/** Delivers a notification to extensions without waiting for their handlers. */
+	notify(event: ObservedEvent): void {
+		if (this.runner?.hasHandlers(event.type)) void this.runner.emit(event);
+	}
 
 	readonly afterToolCall = (
 		context: ToolCallContext & { result: AgentToolResult; isError: boolean },
@@ -145,11 +179,18 @@ export class ExtensionBridge {
 		return !(await this.runner.beforeSessionSwitch(reason, target)).cancel;
 	}
 
-	/** Whether a fork or clone may go ahead (`session_before_fork`). */
-	async allowFork(entryId?: string): Promise<boolean> {
+	/** Whether a fork ("before" a user message) or clone ("at" the leaf) may go ahead (`session_before_fork`). */
+	async allowFork(entryId: string | undefined, position: "before" | "at"): Promise<boolean> {
 		await this.ready;
 		if (!this.runner) return true;
-		return !(await this.runner.beforeFork(entryId)).cancel;
+		return !(await this.runner.beforeFork(entryId, position)).cancel;
+	}
+
+	/** Whether a tree navigation may go ahead (`session_before_tree`). */
+	async allowTree(preparation: SessionBeforeTreeEvent["preparation"]): Promise<boolean> {
+		await this.ready;
+		if (!this.runner?.hasHandlers("session_before_tree")) return true;
+		return !(await this.runner.beforeTree(preparation, new AbortController().signal)).cancel;
 	}
 
 	/** Before the session is replaced: open dialogs get their defaults, extensions hear session_shutdown. */

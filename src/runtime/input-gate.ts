@@ -108,6 +108,11 @@ export class InputGate {
 						release();
 						options.onAccepted?.(disposition);
 					},
+					// A command is no run: it must not hold up an abort (its handler may switch sessions).
+					onCommandStart: () => {
+						release();
+						options.onCommandStart?.();
+					},
 				},
 				() => this.aborts !== aborts,
 			);

@@ -72,6 +72,7 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 			streamFunction: options.streamFunction,
 			requestOptions: (model) => host.requestOptions(model),
 			beforeToolCall: (context, signal) => extensions.beforeToolCall(context, signal),
+			transformContext: (context, signal) => extensions.transformContext(context, signal),
 			afterToolCall: (context, signal) => extensions.afterToolCall(context, signal),
 			// Compaction rebuilds agent.messages in place: the array the loop runs on.
 			afterToolBatch: () => autoCompactor.afterToolBatch(),
@@ -151,6 +152,9 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 					agent.config.systemPrompt = options.systemPrompt(session.cwd, all, loaded.skills);
 				});
 			},
+			registry: options.registry,
+			settings: () => ({ ...options.settings.get() }),
+			builtInTools: () => options.tools(session.cwd),
 		}),
 		session.cwd,
 	);

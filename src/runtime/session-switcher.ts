@@ -54,14 +54,14 @@ export class SessionSwitcher {
 		if (!source || !isKnownEntry(source) || source.type !== "message" || source.message.role !== "user")
 			throw new Error("Invalid entry ID for forking");
 		const text = messageText(source.message);
-		if (!(await this.host.extensions.allowFork(entryId))) return { text, cancelled: true };
+		if (!(await this.host.extensions.allowFork(entryId, "before"))) return { text, cancelled: true };
 		await this.replace("fork", () => this.host.current().session.forkBefore(entryId).session);
 		return { text, cancelled: false };
 	}
 
 	async clone(): Promise<{ cancelled: boolean }> {
 		const session = this.host.current().session;
-		if (!(await this.host.extensions.allowFork(session.leafId ?? undefined))) return { cancelled: true };
+		if (!(await this.host.extensions.allowFork(session.leafId ?? undefined, "at"))) return { cancelled: true };
 		await this.replace("clone", () => this.host.current().session.cloneAtLeaf());
 		return { cancelled: false };
 	}

@@ -140,8 +140,9 @@ describe("ExtensionContext", () => {
 		ctx.abort();
 		ctx.shutdown();
 		expect(host.calls.map((call) => call.method)).toEqual(["abort", "shutdown"]);
-		// Nothing pi has that Atomic cannot back is faked.
-		expect("sessionManager" in ctx || "modelRegistry" in ctx || "compact" in ctx).toBe(false);
+		// pi's session and model views read the host too.
+		expect(ctx.sessionManager.getSessionId()).toBe(host.session.id);
+		expect(ctx.modelRegistry.getAll()).toEqual(host.modelRegistry.all());
 	});
 
 	it("has hasUI true when a UI backend is given; without one, dialogs answer their default", async () => {

@@ -1,11 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { AgentTool } from "../../src/agent/types.js";
 import type { ContextUsage, ExtensionError, ExtensionHost, ExtensionMode } from "../../src/extensions/index.js";
 import { ExtensionRunner } from "../../src/extensions/index.js";
 import type { ExtensionUiBackend } from "../../src/extensions/ui-types.js";
-import type { Model } from "../../src/llm/types.js";
+import { ModelRegistry } from "../../src/llm/model-registry.js";
+import type { Model, ThinkingLevel } from "../../src/llm/types.js";
 import type { CommandInfo } from "../../src/resources/commands.js";
+import { inMemorySession } from "../../src/session/open.js";
+import type { Session } from "../../src/session/session.js";
 
 /** A host that records what extensions asked of it. */
 export interface FakeHost extends ExtensionHost {
@@ -20,6 +24,12 @@ export interface FakeHost extends ExtensionHost {
 	calls: { method: string; args: unknown[] }[];
 	/** Makes sendMessage/sendUserMessage return a rejected promise with this text. */
 	failSends?: string;
+	session: Session;
+	thinkingLevel: ThinkingLevel;
+	systemPrompt: string;
+	/** What allTools() and activeTools() return. */
+	toolList: AgentTool[];
+	settingsValue: Record<string, unknown>;
 }
 
 export function fakeHost(cwd = "/work/project"): FakeHost {
@@ -57,6 +67,58 @@ export function fakeHost(cwd = "/work/project"): FakeHost {
 		getContextUsage: () => host.usage,
 		shutdown() {
 			host.calls.push({ method: "shutdown", args: [] });
+		},
+		session: inMemorySession({ cwd }),
+		modelRegistry: new ModelRegistry(join(tmpdir(), "atomic-no-agent-dir"), {}),
+		thinkingLevel: "off",
+		setThinkingLevel(level) {
+			host.calls.push({ method: "setThinkingLevel", args: [level] });
+			host.thinkingLevel = level;
+		},
+		systemPrompt: "You are a test.",
+		setSessionName(name) {
+			host.session.setName(name);
+		},
+		setLabel(entryId, label) {
+			host.session.setLabel(entryId, label);
+		},
+		toolList: [],
+		allTools: () => host.toolList,
+		activeTools: () => host.toolList,
+		refreshTools() {
+			host.calls.push({ method: "refreshTools", args: [] });
+		},
+		settingsValue: {},
+		settings: () => structuredClone(host.settingsValue),
+		async compact(query) {
+			host.calls.push({ method: "compact", args: [query] });
+			throw new Error("Nothing to compact (session too small)");
+		},
+		control: {
+			waitForIdle: async () => undefined,
+			newSession: async (options) => {
+				host.calls.push({ method: "newSession", args: [options] });
+				return { cancelled: false };
+			},
+			fork: async (entryId) => {
+				host.calls.push({ method: "fork", args: [entryId] });
+				return { cancelled: false };
+			},
+			clone: async () => {
+				host.calls.push({ method: "clone", args: [] });
+				return { cancelled: false };
+			},
+			switchSession: async (path) => {
+				host.calls.push({ method: "switchSession", args: [path] });
+				return { cancelled: false };
+			},
+			navigateTree: async (targetId, options) => {
+				host.calls.push({ method: "navigateTree", args: [targetId, options] });
+				return { cancelled: false };
+			},
+			reloadResources: async () => {
+				host.calls.push({ method: "reloadResources", args: [] });
+			},
 		},
 	};
 	return host;

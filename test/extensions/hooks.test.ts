@@ -221,12 +221,12 @@ describe("session_before_switch and session_before_fork", () => {
 		expect(await runner.beforeSessionSwitch("new")).toEqual({ cancel: false });
 		expect(await runner.beforeSessionSwitch("import", "/s/x.jsonl")).toEqual({ cancel: true });
 		expect(await runner.beforeFork("e1")).toEqual({ cancel: true });
-		expect(await runner.beforeFork()).toEqual({ cancel: false });
+		expect(await runner.beforeFork(undefined, "at")).toEqual({ cancel: false });
 		expect(events).toEqual([
 			{ type: "session_before_switch", reason: "new" },
 			{ type: "session_before_switch", reason: "import", targetSessionFile: "/s/x.jsonl" },
-			{ type: "session_before_fork", entryId: "e1" },
-			{ type: "session_before_fork" },
+			{ type: "session_before_fork", entryId: "e1", position: "before" },
+			{ type: "session_before_fork", position: "at" },
 		]);
 		expect(errors.map((error) => error.event)).toEqual(["session_before_switch", "session_before_switch"]);
 	});

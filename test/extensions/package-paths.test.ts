@@ -11,11 +11,7 @@ describe("package paths for extension aliases", () => {
 		expect(atomicEntry(join(ROOT, "dist", "chunks", "load-abc.js"))).toBe(join(ROOT, "dist", "index.js"));
 		expect(atomicEntry(join(ROOT, "dist", "cli.js"))).toBe(join(ROOT, "dist", "index.js"));
 		expect(atomicEntry("/nowhere/at/all.js")).toBeUndefined();
-		expect(PACKAGE_ALIASES).toEqual([
-			"atomic-agent",
-			"@mariozechner/pi-coding-agent",
-			"@earendil-works/pi-coding-agent",
-		]);
+		expect(PACKAGE_ALIASES).toEqual(["atomic-agent"]);
 	});
 
 	it("maps typebox and its exported subpaths to files of Atomic's copy", () => {
@@ -24,5 +20,7 @@ describe("package paths for extension aliases", () => {
 		expect(aliases.typebox).toBe(join(typebox, "build", "index.mjs"));
 		expect(aliases["typebox/value"]).toBe(join(typebox, "build", "value", "index.mjs"));
 		expect(aliases["typebox/compile"]).toBe(join(typebox, "build", "compile", "index.mjs"));
+		expect(aliases["@sinclair/typebox"]).toBe(aliases.typebox);
+		expect(aliases["@sinclair/typebox/value"]).toBe(aliases["typebox/value"]);
 	});
 });

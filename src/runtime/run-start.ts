@@ -1,0 +1,48 @@
+import type { AgentMessage } from "../agent/messages.js";
+import type { AgentLoopConfig } from "../agent/types.js";
+import type { AgentStartTrigger } from "../extensions/index.js";
+import type { ImageContent } from "../llm/types.js";
+import type { ExtensionBridge } from "./extension-bridge.js";
+
+/** What started a run, from its first message (a user prompt or an extension's custom message). */
+function triggerOf(first: AgentMessage | undefined): AgentStartTrigger | undefined {
+	if (first?.role === "custom") return { messageType: "custom", message: first };
+	if (first?.role !== "user") return undefined;
+	if (typeof first.content === "string") return { messageType: "user", prompt: first.content };
+	const prompt = first.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+	const images = first.content.filter((block): block is ImageContent => block.type === "image");
+	return images.length > 0 ? { messageType: "user", prompt, images } : { messageType: "user", prompt };
+}
+
+export interface RunStart {
+	/** The run's starting messages, with what `before_agent_start` handlers added at the end. */
+	messages: AgentMessage[];
+	/** Puts back the system prompt a handler replaced for this run (call when the run is over). */
+	restore(): void;
+}
+
+/**
+ * `before_agent_start` for a run about to start with `messages`: handlers may add messages and
+ * replace the system prompt for this run only.
+ */
+export async function startRun(
+	extensions: ExtensionBridge,
+	config: AgentLoopConfig,
+	messages: AgentMessage[],
+): Promise<RunStart> {
+	const unchanged: RunStart = { messages, restore: () => undefined };
+	const trigger = triggerOf(messages[0]);
+	if (!trigger) return unchanged;
+	const base = config.systemPrompt ?? "";
+	const outcome = await extensions.beforeAgentStart(trigger, base);
+	if (!outcome) return unchanged;
+	const replaced = outcome.systemPrompt;
+	if (replaced !== undefined) config.systemPrompt = replaced;
+	return {
+		messages: [...messages, ...outcome.messages],
+		restore: () => {
+			// A prompt rebuilt meanwhile (tools or skills changed) stays; only our replacement goes.
+			if (replaced !== undefined && config.systemPrompt === replaced) config.systemPrompt = base;
+		},
+	};
+}
