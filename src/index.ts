@@ -6,7 +6,24 @@
 
 export type { AgentMessage } from "./agent/messages.js";
 export type { AgentEvent, AgentTool, AgentToolResult } from "./agent/types.js";
-export type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolDefinition } from "./extensions/types.js";
+export { defineTool, isToolCallEventType } from "./extensions/define-tool.js";
+export type {
+	BeforeAgentStartEvent,
+	ExtensionEventMap,
+	ExtensionEventName,
+	SessionBeforeSwitchEvent,
+	ToolCallEvent,
+	ToolResultEvent,
+} from "./extensions/events.js";
+export type { ReadonlySessionManager } from "./extensions/session-view.js";
+export type {
+	ExtensionAPI,
+	ExtensionCommandContext,
+	ExtensionContext,
+	ExtensionFactory,
+	ExtensionToolContext,
+	ToolDefinition,
+} from "./extensions/types.js";
 export * from "./llm/index.js";
 export {
 	type BashOptions,

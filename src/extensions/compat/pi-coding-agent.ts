@@ -3,6 +3,7 @@
 // implements them. Anything else pi exports (its SDK, session manager class, TUI editors) is a
 // stand-in that names itself when used. (`atomic-agent` resolves to Atomic's own package entry.)
 import { agentDir } from "../../llm/config-paths.js";
+import type { StandIn } from "./unavailable.js";
 
 export type { AgentMessage, CustomMessage } from "../../agent/messages.js";
 export { convertToLlm } from "../../agent/messages.js";
@@ -58,3 +59,13 @@ export const CONFIG_DIR_NAME = ".atomic";
 export function getAgentDir(): string {
 	return agentDir(process.env);
 }
+
+// pi's SDK and terminal classes, declared for extensions' types only: at run time each is a
+// stand-in (see unavailable.ts) that names itself when used.
+export declare const SessionManager: StandIn;
+export declare const SettingsManager: StandIn;
+export declare const CustomEditor: StandIn;
+export declare const BorderedLoader: StandIn;
+export declare const ModelRuntime: StandIn;
+export declare const DefaultResourceLoader: StandIn;
+export declare const createAgentSession: StandIn;

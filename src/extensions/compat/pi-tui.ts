@@ -1,6 +1,8 @@
 // What `@earendil-works/pi-tui` (and `@mariozechner/pi-tui`) resolve to inside an extension: the
 // display components and text helpers renderers use. Terminal-bound parts (the TUI itself,
 // editors, inputs, overlays, images) are stand-ins that name themselves when used.
+import type { StandIn } from "./unavailable.js";
+
 export {
 	Box,
 	type Component,
@@ -56,3 +58,16 @@ export function fuzzyFilter<T>(items: readonly T[], query: string, getText: (ite
 	}
 	return scored.sort((a, b) => a.score - b.score).map((entry) => entry.item);
 }
+
+// Terminal-bound parts of pi-tui, declared for extensions' types only: at run time each is a
+// stand-in (see unavailable.ts) that names itself when used.
+export declare const TUI: StandIn;
+export declare const ProcessTerminal: StandIn;
+export declare const Editor: StandIn;
+export declare const Input: StandIn;
+export declare const SelectList: StandIn;
+export declare const SettingsList: StandIn;
+export declare const Loader: StandIn;
+export declare const CancellableLoader: StandIn;
+export declare const Image: StandIn;
+export declare const ScrollView: StandIn;

@@ -9,16 +9,17 @@ import { moduleWithStandIns } from "./unavailable.js";
 
 const SCOPES = ["@earendil-works", "@mariozechner"] as const;
 
-const HEADLESS = "Atomic runs without a terminal";
+const HEADLESS = "there is no terminal to draw on";
+const PROVIDERS = "models and providers come from the catalog and models.json (see ctx.modelRegistry)";
 
 /** Specifier (without scope) to [exports, why the rest is missing]. */
 const MODULES: Record<string, [Record<string, unknown>, string]> = {
-	"pi-coding-agent": [codingAgent, "it is part of pi's SDK or terminal UI"],
-	"pi-ai": [piAi, "Atomic's extensions use its own providers (see ctx.modelRegistry)"],
-	"pi-ai/compat": [piAi, "Atomic's extensions use its own providers (see ctx.modelRegistry)"],
-	"pi-ai/models": [piAi, "Atomic's extensions use its own providers (see ctx.modelRegistry)"],
-	"pi-ai/oauth": [{}, "Atomic has no OAuth logins"],
-	"pi-ai/providers/all": [piAi, "Atomic's extensions use its own providers (see ctx.modelRegistry)"],
+	"pi-coding-agent": [codingAgent, "it belongs to pi's SDK or terminal UI"],
+	"pi-ai": [piAi, PROVIDERS],
+	"pi-ai/compat": [piAi, PROVIDERS],
+	"pi-ai/models": [piAi, PROVIDERS],
+	"pi-ai/oauth": [{}, "there are no OAuth logins"],
+	"pi-ai/providers/all": [piAi, PROVIDERS],
 	"pi-tui": [piTui, HEADLESS],
 	"pi-agent-core": [{}, "extensions get the agent through the ExtensionAPI, not pi's Agent class"],
 };
