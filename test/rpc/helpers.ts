@@ -63,8 +63,13 @@ export async function startAgent(server: LlmServer | undefined, options: StartOp
 
 /** Every record an agent wrote that the RPC schema does not describe, with the first complaints. */
 function schemaViolations(agent: RpcAgent): string[] {
+	return recordViolations(agent.records);
+}
+
+/** The records the RPC schema does not describe, each with its first complaints. */
+export function recordViolations(records: readonly RpcRecord[]): string[] {
 	const violations: string[] = [];
-	for (const record of agent.records) {
+	for (const record of records) {
 		const errors = typeboxErrors(outputDefinitionName(record) ?? "OutputRecord", record);
 		if (errors.length > 0)
 			violations.push(`${JSON.stringify(record).slice(0, 300)}\n  ${errors.slice(0, 3).join("\n  ")}`);
