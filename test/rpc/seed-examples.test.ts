@@ -87,7 +87,9 @@ describe("test/rpc-example.ts", () => {
 		expect(transcript(harness.server.requests[0])).toEqual(["user: hi there"]);
 
 		harness.server.enqueue({
-			blocks: [{ type: "text", text: "a long story that never ends", chunks: ["a long", " story", " that never ends"] }],
+			blocks: [
+				{ type: "text", text: "a long story that never ends", chunks: ["a long", " story", " that never ends"] },
+			],
 			fault: "stall",
 			faultAfterFrames: 4,
 		});
