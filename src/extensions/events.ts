@@ -91,6 +91,20 @@ export interface SessionTreeEvent {
 	fromExtension: boolean;
 }
 
+/** After session_start (and `ctx.reload()`): extensions may add skill and prompt template paths. */
+export interface ResourcesDiscoverEvent {
+	type: "resources_discover";
+	cwd: string;
+	reason: "startup" | "reload";
+}
+
+/** Paths are files or directories, relative to the cwd; `themePaths` is accepted and unused. */
+export interface ResourcesDiscoverResult {
+	skillPaths?: string[];
+	promptPaths?: string[];
+	themePaths?: string[];
+}
+
 export interface UiPromptEvent {
 	type: "ui_prompt_start" | "ui_prompt_end";
 	reason: "ui_prompt";
@@ -273,6 +287,7 @@ export interface ExtensionEventMap {
 	agent_settled: [AgentSettledEvent, undefined];
 	model_select: [ModelSelectEvent, undefined];
 	thinking_level_select: [ThinkingLevelSelectEvent, undefined];
+	resources_discover: [ResourcesDiscoverEvent, ResourcesDiscoverResult];
 	ui_prompt_start: [UiPromptEvent, undefined];
 	ui_prompt_end: [UiPromptEvent, undefined];
 	tool_call: [ToolCallEvent, ToolCallEventResult];

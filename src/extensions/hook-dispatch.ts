@@ -1,7 +1,7 @@
 import type { AgentToolResult, ToolCallBlock, ToolCallContext, ToolResultOverride } from "../agent/types.js";
 import type { ImageContent } from "../llm/types.js";
 import type { Dispatch } from "./dispatch.js";
-import type { InputSource, ToolResultEvent, UserBashResult } from "./events.js";
+import type { InputSource, ResourcesDiscoverEvent, ToolResultEvent, UserBashResult } from "./events.js";
 import { inputDecision, isBlock, isCancel, toolResultPatch, userBashResult } from "./hook-results.js";
 
 export interface InputRequest {
@@ -106,4 +106,31 @@ export async function cancellableHook(dispatch: Dispatch, event: { type: string 
 		if (outcome.ok && isCancel(outcome.value)) return { cancel: true };
 	}
 	return { cancel: false };
+}
+
+function paths(value: unknown, field: string): string[] {
+	if (value === undefined) return [];
+	if (!Array.isArray(value) || !value.every((item) => typeof item === "string"))
+		throw new TypeError(`resources_discover: \`${field}\` must be an array of paths`);
+	return value;
+}
+
+/** `resources_discover`: every handler's skill and prompt template paths, in order. */
+export async function resourcesHook(
+	dispatch: Dispatch,
+	event: ResourcesDiscoverEvent,
+): Promise<{ skillPaths: string[]; promptPaths: string[] }> {
+	const found: { skillPaths: string[]; promptPaths: string[] } = { skillPaths: [], promptPaths: [] };
+	for (const [record, handler] of dispatch.handlers(event.type)) {
+		const outcome = await dispatch.invoke(record, handler, event);
+		const value = outcome.ok ? outcome.value : undefined;
+		if (typeof value !== "object" || value === null) continue;
+		const result = dispatch.read(record, event.type, () => ({
+			skillPaths: paths("skillPaths" in value ? value.skillPaths : undefined, "skillPaths"),
+			promptPaths: paths("promptPaths" in value ? value.promptPaths : undefined, "promptPaths"),
+		}));
+		found.skillPaths.push(...(result?.skillPaths ?? []));
+		found.promptPaths.push(...(result?.promptPaths ?? []));
+	}
+	return found;
 }

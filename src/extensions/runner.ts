@@ -29,6 +29,7 @@ import {
 	type InputOutcome,
 	type InputRequest,
 	inputHook,
+	resourcesHook,
 	toolCallHook,
 	toolResultHook,
 	userBashHook,
@@ -245,6 +246,14 @@ export class ExtensionRunner {
 	/** `before_agent_start`, with the system prompt the run would use. */
 	beforeAgentStart(trigger: AgentStartTrigger, systemPrompt: string): Promise<AgentStartOutcome> {
 		return beforeAgentStartHook(this.dispatch, trigger, systemPrompt, systemPromptOptions(this.host));
+	}
+
+	/** `resources_discover`: the skill and prompt template paths every handler returned, in order. */
+	resourcesDiscover(
+		cwd: string,
+		reason: "startup" | "reload",
+	): Promise<{ skillPaths: string[]; promptPaths: string[] }> {
+		return resourcesHook(this.dispatch, { type: "resources_discover", cwd, reason });
 	}
 
 	/** `session_before_switch`: the first handler returning `{cancel: true}` cancels. */

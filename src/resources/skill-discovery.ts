@@ -111,3 +111,19 @@ export function explicitSkillCandidate(
 	diagnostics.push({ path: resolved, message: "skill path does not exist" });
 	return undefined;
 }
+
+/**
+ * Skill paths as extensions give them (`resources_discover`): a skill file, a skill directory,
+ * or a directory of skill directories, which becomes its subdirectories that hold SKILL.md.
+ */
+export function expandSkillRoots(paths: readonly string[], cwd: string): string[] {
+	return paths.flatMap((path) => {
+		const resolved = resolveUserPath(path, cwd);
+		if (!statIfExists(resolved)?.isDirectory() || statIfExists(join(resolved, SKILL_FILE))?.isFile()) return [path];
+		// A directory that cannot be listed stays as given: loading it reports the problem.
+		const children = readEntries(resolved, [])
+			.map((name) => join(resolved, name))
+			.filter((child) => statIfExists(join(child, SKILL_FILE))?.isFile());
+		return children.length > 0 ? children : [path];
+	});
+}

@@ -54,8 +54,8 @@ export interface AgentSessionOptions {
 	sessionFactory: SessionFactory;
 	tools: (cwd: string) => AgentTool[];
 	systemPrompt: (cwd: string, tools: AgentTool[], skills: Skill[]) => string;
-	/** Skills and prompt templates of a working directory (loaded in the background). */
-	loadResources: (cwd: string) => Promise<LoadedResources>;
+	/** Skills and prompt templates of a working directory (loaded in the background), plus extensions' paths. */
+	loadResources: (cwd: string, extra: { skillPaths: string[]; templatePaths: string[] }) => Promise<LoadedResources>;
 	streamFunction: StreamFunction;
 	retry: RetryPolicy;
 	steeringMode?: QueueMode;

@@ -139,11 +139,12 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 				skillsSection: skillsPromptSection(skills),
 				append: options.appendSystemPrompt,
 			}),
-		loadResources: (resourceCwd) =>
+		loadResources: (resourceCwd, extra) =>
 			loadResources({
 				agentDir,
 				cwd: resourceCwd,
-				skillPaths: options.skillPaths,
+				skillPaths: [...(options.skillPaths ?? []), ...extra.skillPaths],
+				templatePaths: extra.templatePaths,
 				skills: options.skills ?? true,
 				templates: options.promptTemplates ?? true,
 			}),

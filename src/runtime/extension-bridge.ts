@@ -207,6 +207,17 @@ export class ExtensionBridge {
 		await this.runner.emit(event);
 	}
 
+	/** Skill and prompt template paths extensions add (`resources_discover`); undefined when none. */
+	async discoverResources(
+		cwd: string,
+		reason: "startup" | "reload",
+	): Promise<{ skillPaths: string[]; templatePaths: string[] } | undefined> {
+		if (!this.runner?.hasHandlers("resources_discover")) return undefined;
+		const found = await this.runner.resourcesDiscover(cwd, reason);
+		if (found.skillPaths.length + found.promptPaths.length === 0) return undefined;
+		return { skillPaths: found.skillPaths, templatePaths: found.promptPaths };
+	}
+
 	/** `user_bash`: an extension may answer a direct command instead of the shell. */
 	userBash(
 		command: string,

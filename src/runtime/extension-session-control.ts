@@ -1,4 +1,5 @@
 import type { SessionControl } from "../extensions/index.js";
+import { expandSkillRoots } from "../resources/skill-discovery.js";
 import type { AgentSession } from "./agent-session.js";
 import type { ResourceState } from "./resource-state.js";
 
@@ -22,9 +23,23 @@ export function sessionControl(session: AgentSession, resources: ResourceState):
 		navigateTree: async (targetId, options) => ({
 			cancelled: (await session.navigateTree(targetId, options)).cancelled,
 		}),
-		reloadResources: async () => {
-			resources.reload(session.cwd);
-			await resources.current;
-		},
+		reloadResources: () => discoverResources(session, resources, "reload", true),
 	};
+}
+
+/**
+ * Asks extensions for extra skill and prompt template paths (`resources_discover`) and reloads the
+ * resources when they gave some (always when `force`). Resolves once the load finished.
+ */
+export async function discoverResources(
+	session: AgentSession,
+	resources: ResourceState,
+	reason: "startup" | "reload",
+	force = false,
+): Promise<void> {
+	const extra = await session.extensions.discoverResources(session.cwd, reason);
+	if (extra) resources.addPaths({ ...extra, skillPaths: expandSkillRoots(extra.skillPaths, session.cwd) });
+	if (!extra && !force) return;
+	resources.reload(session.cwd);
+	await resources.current;
 }

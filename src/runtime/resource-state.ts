@@ -3,6 +3,12 @@ import type { LoadedResources } from "../resources/load-resources.js";
 
 const NONE: LoadedResources = { skills: [], templates: [], diagnostics: [] };
 
+/** Skill and prompt template paths added by extensions (`resources_discover`), on top of the configured ones. */
+export interface ExtraResourcePaths {
+	skillPaths: string[];
+	templatePaths: string[];
+}
+
 /**
  * The skills and prompt templates of the working directory, loaded in the background so that
  * start-up does not wait for them; whatever needs them (input expansion, get_commands, the
@@ -12,17 +18,26 @@ export class ResourceState {
 	private loading: Promise<LoadedResources> = Promise.resolve(NONE);
 	/** The last completed load (NONE until one completes). */
 	private latest: LoadedResources = NONE;
+	private extra: ExtraResourcePaths = { skillPaths: [], templatePaths: [] };
 
 	constructor(
-		private readonly load: (cwd: string) => Promise<LoadedResources>,
+		private readonly load: (cwd: string, extra: ExtraResourcePaths) => Promise<LoadedResources>,
 		/** Called once per load with what was found (not called for a load superseded by a newer one). */
 		private readonly onLoaded: (resources: LoadedResources, cwd: string) => void,
 		private readonly warn: (message: string) => void,
 	) {}
 
+	/** Adds paths found by extensions; they load from the next `reload` on. */
+	addPaths(extra: ExtraResourcePaths): void {
+		this.extra = {
+			skillPaths: [...new Set([...this.extra.skillPaths, ...extra.skillPaths])],
+			templatePaths: [...new Set([...this.extra.templatePaths, ...extra.templatePaths])],
+		};
+	}
+
 	/** Starts loading the resources of `cwd`; earlier loads are superseded. */
 	reload(cwd: string): void {
-		const loading = this.load(cwd)
+		const loading = this.load(cwd, this.extra)
 			.catch((error: unknown): LoadedResources => {
 				this.warn(
 					`Skills and prompt templates could not be loaded: ${error instanceof Error ? error.message : String(error)}`,

@@ -4,7 +4,7 @@ import type { AgentSession } from "./agent-session.js";
 import type { AgentSessionEvent } from "./events.js";
 import type { BridgeHost } from "./extension-bridge.js";
 import { extensionNotice } from "./extension-notices.js";
-import { sessionControl } from "./extension-session-control.js";
+import { discoverResources, sessionControl } from "./extension-session-control.js";
 import type { InputGate } from "./input-gate.js";
 import type { ResourceState } from "./resource-state.js";
 
@@ -77,7 +77,7 @@ export function sessionExtensionHost(session: AgentSession, internals: SessionIn
 				const notice = extensionNotice(event, session.session, session.messages);
 				if (notice) session.extensions.notify(notice);
 			});
-			void session.extensions.started("startup");
+			void session.extensions.started("startup").then(() => discoverResources(session, internals.resources, "startup"));
 		},
 	};
 }

@@ -3,9 +3,10 @@
  * StringEnum, prompt hints, a session_before_switch guard reading ctx.sessionManager,
  * before_agent_start and context, and the named errors for what Atomic does not provide.
  */
-import { describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
-import { answer, nextDialog, startWithExtensions, toolEnds } from "./extensions-helpers.js";
+import { answer, FIXTURES, nextDialog, startWithExtensions, toolEnds } from "./extensions-helpers.js";
 import { transcript, useRpcHarness } from "./helpers.js";
 
 const harness = useRpcHarness();
@@ -176,5 +177,41 @@ describe("what Atomic does not provide", () => {
 					'"SessionManager.list" from "@earendil-works/pi-coding-agent" is not available in Atomic: it belongs to pi\'s SDK or terminal UI',
 			},
 		]);
+	});
+});
+
+describe("resources_discover", () => {
+	it("adds the skills and prompt templates an extension ships", async () => {
+		const { agent } = await startWithExtensions(harness.server, { fixtures: ["pi-resources"] });
+		const skill = join(FIXTURES, "pi-resources", "skills", "shout", "SKILL.md");
+		const template = join(FIXTURES, "pi-resources", "prompts", "greet.md");
+		const listed = async () =>
+			((await agent.ok({ type: "get_commands" })) as { commands: { name: string }[] }).commands.map(
+				(command) => command.name,
+			);
+		// Discovery runs after start-up; wait until its load is visible.
+		await vi.waitFor(async () => expect(await listed()).toEqual(["greet", "skill:shout"]), { timeout: 10_000 });
+		const commands = ((await agent.ok({ type: "get_commands" })) as { commands: unknown[] }).commands;
+		expect(commands).toEqual([
+			expect.objectContaining({
+				name: "greet",
+				source: "prompt",
+				sourceInfo: {
+					path: template,
+					source: "cli",
+					scope: "temporary",
+					origin: "top-level",
+					baseDir: dirname(template),
+				},
+			}),
+			expect.objectContaining({
+				name: "skill:shout",
+				source: "skill",
+				sourceInfo: { path: skill, source: "cli", scope: "temporary", origin: "top-level", baseDir: dirname(skill) },
+			}),
+		]);
+		harness.server.enqueue(textReply("HELLO BOB"));
+		await agent.prompt("/greet Bob");
+		expect(transcript(harness.server.requests[0])).toEqual(["user: Say hello to Bob."]);
 	});
 });
