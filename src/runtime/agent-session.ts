@@ -195,7 +195,8 @@ export class AgentSession {
 			onAccepted?.();
 			const aborts = this.aborts;
 			if (messages !== "continue") await this.autoCompactor.beforePrompt(!this.contextUnknown);
-			if (messages !== "continue") start = await startRun(this.extensions, this.agent.config, messages);
+			const starting = messages === "continue" ? undefined : startRun(this.extensions, this.agent.config, messages);
+			start = starting instanceof Promise ? await starting : starting;
 			const running = start ? this.agent.prompt(start.messages) : this.agent.continue();
 			// An abort during that compaction also ends the prompt, which still runs so that it is recorded.
 			if (abortAtStart || this.aborts !== aborts) this.agent.abort();
@@ -479,7 +480,6 @@ export class AgentSession {
 		this.record(() => session.appendCustomMessage({ customType, content, display, details, excludeFromContext }));
 	}
 
-	/** The tools the model is offered: built-in and extension tools (see ExtensionBridge.offeredTools). */
 	private allTools(cwd: string): AgentTool[] {
 		return this.extensions.offeredTools(this.options.tools(cwd));
 	}

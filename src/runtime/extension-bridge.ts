@@ -146,6 +146,11 @@ export class ExtensionBridge {
 	readonly transformContext = (messages: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> =>
 		this.runner?.hasHandlers("context") ? this.runner.transformContext(messages, signal) : Promise.resolve(messages);
 
+	/** Whether an extension listens to `event`. */
+	hasHandlers(event: string): boolean {
+		return this.runner?.hasHandlers(event) ?? false;
+	}
+
 	/** `before_agent_start` for a run starting with `trigger`; undefined when nobody listens. */
 	async beforeAgentStart(trigger: AgentStartTrigger, systemPrompt: string): Promise<AgentStartOutcome | undefined> {
 		if (!this.runner?.hasHandlers("before_agent_start")) return undefined;

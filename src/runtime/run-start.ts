@@ -23,19 +23,29 @@ export interface RunStart {
 
 /**
  * `before_agent_start` for a run about to start with `messages`: handlers may add messages and
- * replace the system prompt for this run only.
+ * replace the system prompt for this run only. Without handlers it answers at once (no await), so
+ * a run without them starts exactly when it did before extensions could hook in.
  */
-export async function startRun(
+export function startRun(
 	extensions: ExtensionBridge,
 	config: AgentLoopConfig,
 	messages: AgentMessage[],
-): Promise<RunStart> {
+): RunStart | Promise<RunStart> {
 	const unchanged: RunStart = { messages, restore: () => undefined };
 	const trigger = triggerOf(messages[0]);
-	if (!trigger) return unchanged;
+	if (!trigger || !extensions.hasHandlers("before_agent_start")) return unchanged;
+	return applyStart(extensions, config, messages, trigger);
+}
+
+async function applyStart(
+	extensions: ExtensionBridge,
+	config: AgentLoopConfig,
+	messages: AgentMessage[],
+	trigger: AgentStartTrigger,
+): Promise<RunStart> {
 	const base = config.systemPrompt ?? "";
 	const outcome = await extensions.beforeAgentStart(trigger, base);
-	if (!outcome) return unchanged;
+	if (!outcome) return { messages, restore: () => undefined };
 	const replaced = outcome.systemPrompt;
 	if (replaced !== undefined) config.systemPrompt = replaced;
 	return {
