@@ -1,6 +1,12 @@
 import type { AgentTool, AgentToolResult, ToolUpdateCallback } from "../agent/types.js";
-import type { Model, ThinkingLevel } from "../llm/types.js";
-import type { ContextUsage, ExtensionMode } from "./host.js";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
+import type {
+	ContextUsage,
+	CustomMessageInput,
+	ExtensionMode,
+	SendMessageOptions,
+	SendUserMessageOptions,
+} from "./host.js";
 import type { ModelRegistryView } from "./model-registry-view.js";
 import type { ReadonlySessionManager } from "./session-view.js";
 import type { ExtensionUiContext } from "./ui-types.js";
@@ -85,7 +91,13 @@ export interface ExtensionToolContext extends ExtensionContext {
 	): Promise<AgentToolResult & { isError: boolean }>;
 }
 
-export type WithSession = (ctx: ExtensionCommandContext) => Promise<void>;
+/** The context `withSession` callbacks get: the command's, plus messages for the new session. */
+export interface ReplacedSessionContext extends ExtensionCommandContext {
+	sendMessage(message: CustomMessageInput, options?: SendMessageOptions): Promise<void>;
+	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): Promise<void>;
+}
+
+export type WithSession = (ctx: ReplacedSessionContext) => Promise<void>;
 
 /** What command handlers receive: the context plus session control. */
 export interface ExtensionCommandContext extends ExtensionContext {

@@ -7,6 +7,7 @@ import type {
 	ExtensionCommandContext,
 	ExtensionContext,
 	ExtensionToolContext,
+	ReplacedSessionContext,
 	SystemPromptOptions,
 	WithSession,
 } from "./context-types.js";
@@ -105,8 +106,12 @@ export function createCommandContext(parts: ContextParts): ExtensionCommandConte
 	const base = createExtensionContext(parts);
 	const command: ExtensionCommandContext = Object.create(base);
 	const after = async (outcome: { cancelled: boolean }, withSession: WithSession | undefined) => {
-		if (!outcome.cancelled && withSession) await withSession(command);
-		return { cancelled: outcome.cancelled };
+		if (outcome.cancelled || !withSession) return { cancelled: outcome.cancelled };
+		const replaced: ReplacedSessionContext = Object.create(command);
+		replaced.sendMessage = async (message, options) => host.sendMessage(message, options);
+		replaced.sendUserMessage = async (content, options) => host.sendUserMessage(content, options);
+		await withSession(replaced);
+		return { cancelled: false };
 	};
 	Object.assign(command, {
 		getSystemPromptOptions: () => systemPromptOptions(host),

@@ -171,7 +171,12 @@ describe("ctx members", () => {
 		api.registerCommand("go", {
 			handler: async (_args, context) => {
 				ctx = context;
-				await context.newSession({ withSession: async () => void order.push("with new") });
+				await context.newSession({
+					withSession: async (replaced) => {
+						order.push("with new");
+						await replaced.sendMessage({ customType: "hello", content: "new session", display: true });
+					},
+				});
 				await context.fork("e1");
 				await context.switchSession("/s/other.jsonl", { withSession: async () => void order.push("with switch") });
 				await context.navigateTree("e2", { summarize: true });
@@ -184,6 +189,7 @@ describe("ctx members", () => {
 		expect(order).toEqual(["with new", "with switch"]);
 		expect(harness.host.calls.map((call) => call.method)).toEqual([
 			"newSession",
+			"sendMessage",
 			"fork",
 			"switchSession",
 			"navigateTree",
