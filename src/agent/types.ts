@@ -37,6 +37,11 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 	label?: string;
 	/** "sequential" makes the whole batch run one call at a time when this tool is called. */
 	executionMode?: "parallel" | "sequential";
+	/**
+	 * True when a call never changes anything outside the process (files, processes, remote
+	 * state): tool approvals let such tools run without asking. Omitted means it may change things.
+	 */
+	readOnly?: boolean;
 	execute(
 		toolCallId: string,
 		args: Static<TParameters>,
