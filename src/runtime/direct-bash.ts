@@ -16,6 +16,8 @@ export interface DirectBashOptions {
 	/** Kept in the session but never sent to the model. */
 	excludeFromContext?: boolean;
 	onData?(channel: "stdout" | "stderr", delta: string): void;
+	/** Called once the command has started in its session (it can be aborted from then on). Must not throw. */
+	onStarted?(): void;
 	/** May answer the command instead of the shell (see BashRequestOptions.intercept). */
 	intercept?(signal: AbortSignal): Promise<BashResult | undefined>;
 }
@@ -37,7 +39,7 @@ export class DirectBash {
 		const slot = this.host.current();
 		slot.acquire();
 		try {
-			const result = await this.requests.run(command, {
+			const running = this.requests.run(command, {
 				requestId: options.requestId,
 				cwd: this.host.cwd(),
 				shellPath: this.shell.shellPath,
@@ -45,6 +47,9 @@ export class DirectBash {
 				onData: options.onData,
 				intercept: options.intercept,
 			});
+			// run() registers the request before its first await: it is abortable by now.
+			options.onStarted?.();
+			const result = await running;
 			this.recordIn(slot, command, result, options.excludeFromContext === true);
 			return result;
 		} finally {
