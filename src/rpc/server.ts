@@ -83,7 +83,11 @@ export class RpcServer {
 			},
 			release,
 		});
-		if (response) await this.writer.write(response);
+		if (response) {
+			// What the command changed is announced (state_changed) before its response.
+			this.session.flushState();
+			await this.writer.write(response);
+		}
 		this.afterResponse();
 	}
 

@@ -189,11 +189,11 @@ describe("loadExtensions", () => {
 	it("gives up on a factory that never settles, so nothing waits for it for good", async () => {
 		const { runner, errors: loadErrors } = runnerHarness(undefined, 50);
 		const hanging = await runner.addExtension("/ext/hanging.ts", (atomic) => {
-			atomic.registerCommand("never", { handler() {} });
+			atomic.registerCommand("never", { handler: () => undefined });
 			return new Promise<void>(() => undefined);
 		});
 		const next = await runner.addExtension("/ext/next.ts", (atomic) => {
-			atomic.registerCommand("next", { handler() {} });
+			atomic.registerCommand("next", { handler: () => undefined });
 		});
 		expect([hanging, next]).toEqual([false, true]);
 		expect(runner.commands().map((command) => command.name)).toEqual(["next"]);
