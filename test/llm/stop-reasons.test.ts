@@ -103,6 +103,18 @@ describe("anthropic-messages", () => {
 		});
 	});
 
+	it("takes message_stop without a stop reason (some compatible servers) as the end of a complete reply", async () => {
+		const message = await reply(claude(), [
+			start,
+			event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+			event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Sunny." } }),
+			event({ type: "content_block_stop", index: 0 }),
+			event({ type: "message_stop" }),
+		]);
+		expect(message.stopReason).toBe("stop");
+		expect(message.content).toEqual([{ type: "text", text: "Sunny." }]);
+	});
+
 	it("ends a max_tokens stop as length, with the text so far", async () => {
 		const message = await reply(claude(), [
 			start,

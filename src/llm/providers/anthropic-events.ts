@@ -25,6 +25,7 @@ export class AnthropicEventReader {
 	private readonly blocks = new Map<number, number>();
 	private stopReason: AnthropicStopReason | null = null;
 	private stopDetails: RefusalStopDetails | null = null;
+	private messageStopped = false;
 
 	constructor(private readonly out: AssistantStreamBuilder) {}
 
@@ -50,18 +51,24 @@ export class AnthropicEventReader {
 				if (event.delta.stop_details) this.stopDetails = event.delta.stop_details;
 				this.readUsage(event.usage);
 				break;
+			case "message_stop":
+				this.messageStopped = true;
+				break;
 			default:
-				break; // message_stop, and event types added after this SDK version
+				break; // event types added after this SDK version
 		}
 	}
 
 	/**
-	 * Ends the reply with the mapped stop reason. Without a stop reason the stream was cut short:
-	 * the builder is left open and the registry reports the missing end. A refusal throws.
+	 * Ends the reply with the mapped stop reason. A `message_stop` without a stop reason (some
+	 * compatible servers send none) ends a complete reply: a tool turn when it called tools. Without
+	 * either the stream was cut short: the builder is left open and the registry reports the missing
+	 * end. A refusal throws.
 	 */
 	finish(): void {
 		switch (this.stopReason) {
 			case null:
+				if (this.messageStopped) this.out.finish(this.out.hasToolCalls() ? "toolUse" : "stop");
 				return;
 			case "max_tokens":
 			case "model_context_window_exceeded":
