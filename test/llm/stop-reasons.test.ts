@@ -255,6 +255,17 @@ describe("google-generative-ai", () => {
 		expect(message.error).toEqual({ kind: "content_filter", retryable: false, code: "RECITATION" });
 	});
 
+	it("ends a stream cut mid-reply (no finish reason, connection reset) as a retryable network error", async () => {
+		ctx.server.enqueue({
+			raw: [frame(text("It is")), frame(text(" sunny")), frame({ ...text(""), finishReason: "STOP" }, usage)],
+			fault: "reset",
+			faultAfterFrames: 2,
+		});
+		const message = await streamModel(gemini(), { messages: [ask] }).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.error).toMatchObject({ kind: "network", retryable: true });
+	});
+
 	it("reads a 429's RetryInfo delay, and a per-day quota as a spent quota", async () => {
 		const retryInfo = { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "26s" };
 		const quota = (quotaId: string) => ({
