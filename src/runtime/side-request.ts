@@ -1,6 +1,5 @@
 import type { RetrySettings } from "../agent/retry.js";
 import type { StreamFunction } from "../agent/types.js";
-import { classifyErrorMessage } from "../llm/errors.js";
 import type { AssistantMessage, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
 import { uuidv7 } from "../session/ids.js";
 import type { AgentSessionEvent } from "./events.js";
@@ -42,7 +41,7 @@ export async function sideRequest(
 	let attempt = 0;
 	for (;;) {
 		const reply = await requestOnce(host, model, request, signal);
-		const transient = reply.stopReason === "error" && classifyErrorMessage(reply.errorMessage ?? "") === "transient";
+		const transient = reply.stopReason === "error" && reply.error?.retryable === true;
 		if (!transient || !retry.enabled || attempt >= retry.maxRetries || signal?.aborted) {
 			if (attempt > 0) host.events.emit({ type: "summarization_retry_finished" });
 			return reply;
