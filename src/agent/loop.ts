@@ -142,7 +142,7 @@ async function streamReply(run: LoopRun, emit: Emit): Promise<AssistantMessage> 
 	try {
 		const context = config.transformContext ? await config.transformContext(run.messages, signal) : run.messages;
 		const messages = (config.convertToLlm ?? convertToLlm)(context);
-		const requestOptions: StreamOptions = (await config.requestOptions?.(model)) ?? {};
+		const requestOptions: StreamOptions = (await config.requestOptions?.(model, signal)) ?? {};
 		const stream = config.streamFunction(
 			model,
 			{

@@ -125,10 +125,11 @@ export interface AgentLoopConfig {
 	tools: AgentTool[];
 	streamFunction: StreamFunction;
 	/**
-	 * Request options for one model call (key, headers, budgets). May throw, e.g. when a key is
-	 * missing: the turn then ends with an error reply carrying the message. Receives no signal.
+	 * Request options for one model call (key, headers, budgets); the tools and system prompt are
+	 * read after it resolves. May throw, e.g. when a key is missing: the turn then ends with an
+	 * error reply carrying the message. Receives the run's signal (a wait must end when it fires).
 	 */
-	requestOptions?(model: Model): StreamOptions | Promise<StreamOptions>;
+	requestOptions?(model: Model, signal: AbortSignal): StreamOptions | Promise<StreamOptions>;
 	/** Converts the conversation to provider messages. Default: `convertToLlm` in messages.ts. Must not throw. */
 	convertToLlm?(messages: AgentMessage[]): Message[];
 	/** Rewrites the context before each model call (e.g. compaction). May throw: the turn then ends with an error reply. */

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentTool } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
+import type { McpServerInfo } from "../mcp/types.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
@@ -16,6 +17,7 @@ import type { DirectBash, DirectBashOptions } from "./direct-bash.js";
 import { type AgentSessionEvent, type AgentSessionListener, EventHub } from "./events.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
 import type { InputGate } from "./input-gate.js";
+import type { McpTools } from "./mcp-tools.js";
 import { type CycleResult, publicModel } from "./model-control.js";
 import type { ModelSync } from "./model-sync.js";
 import type { ResourceState } from "./resource-state.js";
@@ -52,6 +54,8 @@ export class AgentSession {
 	private readonly switcher: SessionSwitcher;
 	private readonly navigation: TreeNavigation;
 	private readonly autoCompactor: AutoCompaction;
+	/** The session's MCP servers: their tools, prompts and status; `mcp.add` starts more (ACP). */
+	readonly mcp: McpTools;
 	/** True after a compaction until a reply reports fresh usage: the context size is unknown. */
 	private contextUnknown = false;
 	private readonly hub = new EventHub();
@@ -99,6 +103,7 @@ export class AgentSession {
 		this.switcher = parts.switcher;
 		this.navigation = parts.navigation;
 		this.autoCompactor = parts.autoCompactor;
+		this.mcp = parts.mcp;
 	}
 
 	// ---------------------------------------------------------------- state
@@ -146,6 +151,7 @@ export class AgentSession {
 			messageCount: this.agent.messages.length,
 			pendingMessageCount: this.agent.queuedCount,
 			queuedMessagesPaused: this.input.paused,
+			tools: this.agent.config.tools.map((tool) => tool.name),
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
@@ -203,10 +209,15 @@ export class AgentSession {
 		}
 	}
 
-	/** Prompt templates and skills usable as `/name`, in get_commands order. */
+	/** Extension commands, prompt templates, skills and MCP server prompts usable as `/name`. */
 	async getCommands(): Promise<CommandInfo[]> {
 		await this.extensions.ready;
-		return this.resources.commands(this.extensions.commands());
+		return [...(await this.resources.commands(this.extensions.commands())), ...this.mcp.commands()];
+	}
+
+	/** Every configured MCP server with its status and tools (RPC `get_mcp_servers`). */
+	getMcpServers(): Promise<McpServerInfo[]> {
+		return this.mcp.servers();
 	}
 
 	/** Removes every queued message; returns their texts. */
@@ -414,7 +425,7 @@ export class AgentSession {
 		this.disposed = true;
 		await this.extensions.leaving("quit");
 		this.agent.abort();
-		await Promise.all([this.agent.waitForIdle(), this.bash.drain()]);
+		await Promise.all([this.agent.waitForIdle(), this.bash.drain(), this.mcp.close()]);
 		this.bash.flushPending();
 		this.slot.retire();
 	}
@@ -440,7 +451,7 @@ export class AgentSession {
 
 	private changeCwd(cwd: string): void {
 		this.cwdValue = cwd;
-		const tools = this.options.tools(cwd);
+		const tools = this.allTools(cwd);
 		this.agent.config.tools = tools;
 		this.agent.config.systemPrompt = this.options.systemPrompt(cwd, tools, []);
 		this.resources.reload(cwd);
@@ -473,12 +484,16 @@ export class AgentSession {
 		this.record(() => session.appendCustomMessage({ customType, content, display, details, excludeFromContext }));
 	}
 
-	/** Built-in tools plus extension tools (an extension tool with a built-in's name replaces it). */
+	/**
+	 * Built-in tools plus extension tools (an extension tool with a built-in's name replaces it),
+	 * then the tools of MCP servers (`mcp__<server>__<tool>`).
+	 */
 	private allTools(cwd: string): AgentTool[] {
 		const extra = this.extensions.tools();
-		if (extra.length === 0) return this.options.tools(cwd);
+		const mcp = this.mcp.tools();
+		if (extra.length === 0 && mcp.length === 0) return this.options.tools(cwd);
 		const names = new Set(extra.map((tool) => tool.name));
-		return [...this.options.tools(cwd).filter((tool) => !names.has(tool.name)), ...extra];
+		return [...this.options.tools(cwd).filter((tool) => !names.has(tool.name)), ...extra, ...mcp];
 	}
 
 	/** Runs a session write; a failure (disk full) is reported as a warning, never thrown into the run. */

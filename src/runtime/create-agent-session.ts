@@ -7,6 +7,7 @@ import { agentDir as defaultAgentDir, expandHome } from "../llm/config-paths.js"
 import { ModelRegistry } from "../llm/model-registry.js";
 import { streamModel } from "../llm/registry.js";
 import type { ThinkingLevel } from "../llm/types.js";
+import type { McpServerConfig } from "../mcp/types.js";
 import { loadContextFiles } from "../resources/context-files.js";
 import { loadResources } from "../resources/load-resources.js";
 import { SettingsStore } from "../resources/settings.js";
@@ -65,6 +66,12 @@ export interface CreateAgentSessionOptions {
 	streamFunction?: StreamFunction;
 	/** Save model and thinking choices as the user's defaults (default true). */
 	persistDefaults?: boolean;
+	/** False: start no MCP server at all (`--no-mcp`). */
+	mcp?: boolean;
+	/** `--mcp-config` files (relative to cwd), read after the user's `<agentDir>/mcp.json`. */
+	mcpConfigs?: string[];
+	/** MCP servers passed in memory (trusted, source "acp"), started with the others. */
+	mcpServers?: McpServerConfig[];
 }
 
 export interface CreatedAgentSession {
@@ -161,6 +168,14 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		streamIdleTimeoutMs: typeof settings.streamIdleTimeoutMs === "number" ? settings.streamIdleTimeoutMs : undefined,
 		persistDefaults: options.persistDefaults ?? true,
 		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
+		mcp: {
+			enabled: options.mcp !== false,
+			agentDir,
+			cwd: session.cwd || cwd,
+			configFiles: options.mcpConfigs ?? [],
+			servers: options.mcpServers,
+		},
+		env,
 	});
 	if (options.name !== undefined) agentSession.setSessionName(options.name);
 	return { session: agentSession, warnings };

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/types.js";
 import type { CompactionResult } from "../compaction/result.js";
+import type { McpServerUpdate } from "../mcp/types.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
@@ -41,7 +42,9 @@ export type AgentSessionEvent =
 			errorMessage: string;
 	  }
 	| { type: "summarization_retry_attempt_start"; source: "compaction" | "branchSummary"; reason?: CompactionReason }
-	| { type: "summarization_retry_finished" };
+	| { type: "summarization_retry_finished" }
+	/** An MCP server's status or tool list changed. */
+	| McpServerUpdate;
 
 export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;
 

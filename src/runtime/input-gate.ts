@@ -14,7 +14,7 @@ export const NO_MODEL_MESSAGE =
 
 export interface InputGateHost {
 	agent: Agent;
-	resources: ResourceState;
+	resources: Pick<ResourceState, "expand">;
 	extensions: ExtensionBridge;
 	isStreaming(): boolean;
 	/** Why prompts are refused right now (a blocked saved default), if they are. */

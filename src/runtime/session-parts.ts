@@ -10,6 +10,7 @@ import { DirectBash } from "./direct-bash.js";
 import type { AgentSessionEvent } from "./events.js";
 import { ExtensionBridge } from "./extension-bridge.js";
 import { InputGate, NO_MODEL_MESSAGE } from "./input-gate.js";
+import { McpTools } from "./mcp-tools.js";
 import { placeholderModel } from "./messages.js";
 import { ModelSync } from "./model-sync.js";
 import { ResourceState } from "./resource-state.js";
@@ -52,6 +53,7 @@ export interface SessionParts {
 	switcher: SessionSwitcher;
 	navigation: TreeNavigation;
 	autoCompactor: AutoCompaction;
+	mcp: McpTools;
 }
 
 /**
@@ -70,7 +72,11 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 			systemPrompt: options.systemPrompt(session.cwd, tools, []),
 			tools,
 			streamFunction: options.streamFunction,
-			requestOptions: (model) => host.requestOptions(model),
+			// The first request of a run waits for MCP servers still starting, so the model sees their tools.
+			requestOptions: async (model, signal) => {
+				await mcp.beforeModelRequest(signal);
+				return host.requestOptions(model);
+			},
 			beforeToolCall: (context, signal) => extensions.beforeToolCall(context, signal),
 			afterToolCall: (context, signal) => extensions.afterToolCall(context, signal),
 			// Compaction rebuilds agent.messages in place: the array the loop runs on.
@@ -113,6 +119,21 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 		(message) => host.warn(message),
 	);
 	resources.reload(session.cwd);
+	/** Recomputes the tool list now and the system prompt once the resources are loaded. */
+	const syncTools = async () => {
+		const all = host.allTools(session.cwd);
+		agent.config.tools = all;
+		const loaded = await resources.current;
+		if (agent.config.tools === all) agent.config.systemPrompt = options.systemPrompt(session.cwd, all, loaded.skills);
+	};
+	const mcp: McpTools = new McpTools({
+		setup: options.mcp,
+		env: options.env ?? process.env,
+		settings: () => ({ user: options.settings.userSettings().mcp, effective: options.settings.get().mcp }),
+		emit: (update) => host.emit(update),
+		toolsChanged: syncTools,
+		warn: (message) => host.warn(message),
+	});
 	const sideRequests = {
 		session: () => host.slot().session,
 		model: () => session.model,
@@ -144,19 +165,14 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 			resources,
 			record: (write) => host.record(write),
 			emit: (event) => host.emit(event),
-			refreshTools: () => {
-				const all = host.allTools(session.cwd);
-				agent.config.tools = all;
-				void resources.current.then((loaded) => {
-					agent.config.systemPrompt = options.systemPrompt(session.cwd, all, loaded.skills);
-				});
-			},
+			refreshTools: () => void syncTools(),
 		}),
 		session.cwd,
 	);
 	const input: InputGate = new InputGate({
 		agent,
-		resources,
+		// Server prompts (`/mcp__<server>__<prompt>`) expand like prompt templates.
+		resources: { expand: async (text) => (await mcp.expand(text)) ?? resources.expand(text) },
 		extensions,
 		isStreaming: () => session.isStreaming,
 		blockedReason: () => options.models.blockedReason,
@@ -193,5 +209,5 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 		contextTokens: () => session.contextTokens(),
 		emit: (event) => host.emit(event),
 	});
-	return { agent, modelSync, bash, resources, compaction, extensions, input, switcher, navigation, autoCompactor };
+	return { agent, modelSync, bash, resources, compaction, extensions, input, switcher, navigation, autoCompactor, mcp };
 }

@@ -5,6 +5,7 @@
  */
 import type { TObject, TProperties } from "typebox";
 import { Type } from "../../llm/schema-builders.js";
+import { McpServerUpdateFields } from "./mcp-schemas.js";
 import { AnyObject, Count } from "./types.js";
 
 /**
@@ -150,6 +151,11 @@ export const EVENTS: Record<string, TObject> = {
 		"The session was replaced",
 	),
 	warning: event("warning", { message: Type.String() }, "A problem that does not stop the agent"),
+	mcp_server_update: event(
+		"mcp_server_update",
+		McpServerUpdateFields,
+		"An MCP server's status or tool list changed (tools: how many it offers now)",
+	),
 };
 
 function uiRequest<M extends string, P extends TProperties>(method: M, properties: P, description: string) {
