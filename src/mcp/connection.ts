@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { GetPromptResult, Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { CallOutcome } from "./content.js";
-import { describeError, lastLine } from "./errors.js";
+import { describeError, telltaleLine } from "./errors.js";
 import type * as Sdk from "./sdk.js";
 import { type OpenedTransport, openTransport } from "./transport.js";
 import type { McpServerConfig, McpServerStatus } from "./types.js";
@@ -193,12 +193,7 @@ export class McpConnection {
 			{ capabilities: {}, listChanged: { tools: changed("tools"), prompts: changed("prompts") } },
 		);
 		const live: Live = { sdk, client, opened };
-		client.onclose = () => {
-			opened.onClosed();
-			if (this.live === live) {
-				this.fail(live, this.config.transport === "stdio" ? "the server process exited" : "the connection closed");
-			}
-		};
+		client.onclose = () => this.fail(live, opened.closedReason());
 		client.onerror = (error) => this.options.log(this.name, describeError(error));
 		return live;
 	}
@@ -273,8 +268,8 @@ export class McpConnection {
 	}
 
 	private withStderr(reason: string): string {
-		const last = lastLine(this.stderrTail);
-		return last ? `${reason} (stderr: ${last})` : reason;
+		const last = telltaleLine(this.stderrTail);
+		return last ? `${reason}; stderr: ${last}` : reason;
 	}
 
 	private setStatus(status: McpServerStatus, error: string | undefined): void {

@@ -2,6 +2,6 @@
 // first connection: start-up without MCP servers never loads the SDK.
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 export { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+export { ProcessTransport } from "./process-transport.js";

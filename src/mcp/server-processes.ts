@@ -1,11 +1,14 @@
-/** Process ids of the stdio servers still running, ended when Atomic exits however it exits. */
+/**
+ * Process ids of the stdio servers still running (each leads its own process group), killed with
+ * their groups when Atomic exits before it closed them, however it exits.
+ */
 const running = new Set<number>();
 let hooked = false;
 
 function killRemaining(): void {
 	for (const pid of running) {
 		try {
-			process.kill(pid, "SIGKILL");
+			process.kill(-pid, "SIGKILL");
 		} catch (error) {
 			// ESRCH: it is gone already, which is what we want.
 			if (!(error instanceof Error && "code" in error && error.code === "ESRCH"))

@@ -1,19 +1,17 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type * as Sdk from "./sdk.js";
-import { trackServerProcess, untrackServerProcess } from "./server-processes.js";
 import type { McpServerConfig } from "./types.js";
 
 export interface OpenedTransport {
 	transport: Transport;
-	/** Call when the connection has closed (the server process, if any, has ended). */
-	onClosed(): void;
+	/** Why the connection is gone, once it closed by itself: `the server process exited (exit code 1)`. */
+	closedReason(): string;
 }
 
 /**
- * The SDK transport for a server. A stdio server gets the SDK's minimal inherited environment
- * plus its configured `env`, runs in its `cwd` (default: `cwd`), its stderr is passed to
- * `onStderr`, and its process is tracked from its spawn until `onClosed`, so that it is killed if
- * Atomic exits first.
+ * The transport for a server: a child process for stdio (the SDK's minimal inherited environment
+ * plus the configured `env`, in its `cwd`, default `cwd`; stderr goes to `onStderr`), the SDK's
+ * streamable HTTP or SSE client for the others, with the configured headers on every request.
  */
 export function openTransport(
 	sdk: typeof Sdk,
@@ -22,27 +20,16 @@ export function openTransport(
 	onStderr: (chunk: string) => void,
 ): OpenedTransport {
 	if (config.transport === "stdio") {
-		let pid: number | undefined;
-		const Tracked = class extends sdk.StdioClientTransport {
-			override async start(): Promise<void> {
-				await super.start();
-				pid = this.pid ?? undefined;
-				if (pid !== undefined) trackServerProcess(pid);
-			}
-		};
-		const transport = new Tracked({
+		const transport = new sdk.ProcessTransport({
 			command: config.command,
 			args: config.args,
 			env: config.env,
 			cwd: config.cwd ?? cwd,
-			stderr: "pipe",
+			onStderr,
 		});
-		transport.stderr?.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
 		return {
 			transport,
-			onClosed: () => {
-				if (pid !== undefined) untrackServerProcess(pid);
-			},
+			closedReason: () => `the server process exited${transport.exit ? ` (${transport.exit})` : ""}`,
 		};
 	}
 	const requestInit = { headers: config.headers };
@@ -51,5 +38,5 @@ export function openTransport(
 		config.transport === "http"
 			? new sdk.StreamableHTTPClientTransport(url, { requestInit })
 			: new sdk.SSEClientTransport(url, { requestInit });
-	return { transport, onClosed: () => undefined };
+	return { transport, closedReason: () => "the connection closed" };
 }
