@@ -4,10 +4,11 @@
  *   pidFile          its pid is written there at start
  *   eventLog         each event is appended there as a JSON line
  *   startDelayMs     waits this long before it reads stdin (a slow start)
+ *   gateFile         waits until this file exists before it reads stdin (a start the test releases)
  *   stubborn         ignores stdin EOF and SIGTERM (only SIGKILL ends it)
  *   stderr           a line written to stderr at start
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createTestMcpServer } from "./mcp-server.js";
 
@@ -41,4 +42,16 @@ const server = createTestMcpServer({
 	},
 });
 const delay = typeof options.startDelayMs === "number" ? options.startDelayMs : 0;
-setTimeout(() => void server.connect(new StdioServerTransport()), delay);
+const gateFile = text("gateFile");
+const startedAt = Date.now();
+const parent = process.ppid;
+// Until it reads stdin it cannot see EOF: it ends when its parent is gone instead.
+function connectWhenOpen(): void {
+	if (process.ppid !== parent) process.exit(0);
+	if (Date.now() - startedAt < delay || (gateFile && !existsSync(gateFile))) {
+		setTimeout(connectWhenOpen, 20);
+		return;
+	}
+	void server.connect(new StdioServerTransport());
+}
+connectWhenOpen();

@@ -11,6 +11,7 @@ export interface StdioServerOptions {
 	pidFile?: string;
 	eventLog?: string;
 	startDelayMs?: number;
+	gateFile?: string;
 	stubborn?: boolean;
 	stderr?: string;
 }
