@@ -37,10 +37,13 @@ export class McpTools {
 	private syncing: Promise<void> = Promise.resolve();
 	private startupTimeoutMs = DEFAULT_MCP_SETTINGS.startupTimeoutMs;
 	private closed = false;
+	/** Servers may be configured: MCP loads soon, or at once when something needs it. */
+	private readonly configured: boolean;
 
 	constructor(private readonly host: McpToolsHost) {
+		this.configured = host.setup !== undefined && mayHaveServers(host.setup);
 		// After the current turn of the event loop: start-up (and the first command) never waits for it.
-		if (host.setup && mayHaveServers(host.setup)) setImmediate(() => void this.load());
+		if (this.configured) setImmediate(() => void this.load());
 	}
 
 	/** Starts servers for this session (trusted; e.g. from an ACP client). A name in use is replaced. */
@@ -70,8 +73,7 @@ export class McpTools {
 
 	/** Every configured server with its status (waits for the configuration to be read). */
 	async servers(): Promise<McpServerInfo[]> {
-		const manager = this.loading ? await this.loading : undefined;
-		return manager?.servers() ?? [];
+		return (await this.loaded())?.servers() ?? [];
 	}
 
 	/**
@@ -79,8 +81,8 @@ export class McpTools {
 	 * most `mcp.startupTimeoutMs`; `signal` ends the wait), then for the tool list to be rebuilt.
 	 */
 	async beforeModelRequest(signal?: AbortSignal): Promise<void> {
-		if (!this.loading || signal?.aborted) return;
-		const loading = this.loading;
+		const loading = this.loaded();
+		if (!loading || signal?.aborted) return;
 		await untilSettled(async () => (await loading)?.settled(), this.startupTimeoutMs, signal);
 		await this.syncing;
 	}
@@ -90,7 +92,7 @@ export class McpTools {
 	 * Throws when the prompt needs an argument that is missing or the server fails.
 	 */
 	async expand(text: string, signal?: AbortSignal): Promise<string | undefined> {
-		if (!text.startsWith(PROMPT_PREFIX) || !this.loading) return undefined;
+		if (!text.startsWith(PROMPT_PREFIX) || !this.loaded()) return undefined;
 		await this.beforeModelRequest(signal);
 		const command = parseSlashCommand(text);
 		const manager = this.manager;
@@ -101,8 +103,12 @@ export class McpTools {
 	/** Stops every server; stdio server processes end. */
 	async close(): Promise<void> {
 		this.closed = true;
-		const manager = this.loading ? await this.loading : undefined;
-		await manager?.close();
+		await (await this.loading)?.close();
+	}
+
+	/** The manager once loaded; undefined when there is nothing to load. */
+	private loaded(): Promise<McpServerManager | undefined> | undefined {
+		return this.loading ?? (this.configured ? this.load() : undefined);
 	}
 
 	private load(): Promise<McpServerManager | undefined> {
