@@ -23,7 +23,7 @@ afterEach(async () => {
 	for (const session of sessions.splice(0)) await session.dispose();
 });
 
-function tree(mcpServers?: Record<string, unknown>) {
+function tree(mcpServers?: Record<string, unknown>, settings?: Record<string, unknown>) {
 	const root = mkdtempSync(join(tmpdir(), "atomic-mcp-session-"));
 	const agentDir = join(root, "agent");
 	const cwd = join(root, "work");
@@ -33,6 +33,7 @@ function tree(mcpServers?: Record<string, unknown>) {
 	const providers = { fake: { baseUrl: "http://127.0.0.1:9", api: "anthropic-messages", apiKey: "key", models } };
 	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers }));
 	if (mcpServers) writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers }));
+	if (settings) writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings));
 	return { root, agentDir, cwd };
 }
 
@@ -81,6 +82,29 @@ describe("MCP in an AgentSession", () => {
 		const end = events.find((event) => event.type === "tool_execution_end");
 		expect(end).toMatchObject({ isError: false, result: { content: [{ type: "text", text: "noted: hi" }] } });
 		expect(session.getState().tools).toContain("mcp__test__write_note");
+	});
+
+	it("ends the wait for a starting server when the run is aborted", async () => {
+		const gateFile = join(mkdtempSync(join(tmpdir(), "atomic-mcp-")), "gate");
+		const entry = await stdioServerEntry({ gateFile });
+		// Without the abort the wait would last as long as the test may.
+		const { session, stream, events } = start(tree({ held: entry }, { mcp: { startupTimeoutMs: 600_000 } }));
+		const prompted = session.prompt("hello");
+		await new Promise<void>((resolve) => {
+			const unsubscribe = session.subscribe((event) => {
+				if (event.type === "message_end" && event.message.role === "user") {
+					unsubscribe();
+					resolve();
+				}
+			});
+		});
+		await session.abort();
+		await prompted;
+		// The server never started (its gate stayed shut): the run ended without waiting for it.
+		expect(session.getState().tools).not.toContain("mcp__held__echo");
+		const reply = events.find((event) => event.type === "message_end" && event.message.role === "assistant");
+		expect(reply).toMatchObject({ message: { stopReason: "aborted" } });
+		expect(stream.calls.every((call) => call.options.signal?.aborted)).toBe(true);
 	});
 
 	it("starts servers added at run time (an ACP session's) and stops them when removed", async () => {
