@@ -83,7 +83,10 @@ export class McpTools {
 	async beforeModelRequest(signal?: AbortSignal): Promise<void> {
 		const loading = this.loaded();
 		if (!loading || signal?.aborted) return;
-		await untilSettled(async () => (await loading)?.settled(), this.startupTimeoutMs, signal);
+		// Reading the configuration is quick; the timeout it sets applies to the servers.
+		const manager = await bounded(loading, DEFAULT_MCP_SETTINGS.startupTimeoutMs, signal);
+		if (!manager || signal?.aborted) return;
+		await bounded(manager.settled(), this.startupTimeoutMs, signal);
 		await this.syncing;
 	}
 
@@ -152,17 +155,17 @@ export class McpTools {
 	}
 }
 
-/** Runs `work` until it settles, `timeoutMs` passes or `signal` aborts, whichever comes first. */
-async function untilSettled(work: () => Promise<unknown>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+/** `work`'s value, or undefined once `timeoutMs` passed or `signal` aborted, whichever comes first. */
+async function bounded<T>(work: Promise<T>, timeoutMs: number, signal?: AbortSignal): Promise<T | undefined> {
 	let timer: NodeJS.Timeout | undefined;
 	let onAbort: (() => void) | undefined;
-	const stop = new Promise<void>((resolve) => {
-		timer = setTimeout(resolve, timeoutMs);
-		onAbort = resolve;
+	const stop = new Promise<undefined>((resolve) => {
+		timer = setTimeout(() => resolve(undefined), timeoutMs);
+		onAbort = () => resolve(undefined);
 		signal?.addEventListener("abort", onAbort, { once: true });
 	});
 	try {
-		await Promise.race([work(), stop]);
+		return await Promise.race([work, stop]);
 	} finally {
 		clearTimeout(timer);
 		if (onAbort) signal?.removeEventListener("abort", onAbort);
