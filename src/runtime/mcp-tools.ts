@@ -54,7 +54,7 @@ export class McpTools {
 
 	/** Stops these servers and forgets them. */
 	async remove(names: string[]): Promise<void> {
-		await this.manager?.remove(names);
+		await (await this.loading)?.remove(names);
 	}
 
 	/** The tools of the servers, as agent tools (empty until servers connect). */
