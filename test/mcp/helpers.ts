@@ -1,7 +1,5 @@
 /** An McpServerManager for in-process tests, with its updates recorded and a wait on them. */
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type McpManagerOptions, McpServerManager } from "../../src/mcp/manager.js";
 import type { McpServerConfig, McpServerUpdate } from "../../src/mcp/types.js";
 import { type StdioServerOptions, stdioServerEntry } from "../support/mcp-stdio.js";
@@ -23,7 +21,7 @@ export function createManager(options: Partial<McpManagerOptions> = {}): Manager
 	const waiters = new Set<() => void>();
 	let changes = 0;
 	const manager = new McpServerManager({
-		cwd: mkdtempSync(join(tmpdir(), "atomic-mcp-")),
+		cwd: tmpdir(),
 		startupTimeoutMs: 20_000,
 		toolTimeoutMs: 20_000,
 		clientVersion: "test",
