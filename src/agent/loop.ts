@@ -69,6 +69,7 @@ export async function runLoop(
 			pending = [];
 
 			// One view of model, level, prompt and tools per turn: the request and its tool calls agree.
+			if (run.config.beforeTurn && !run.signal.aborted) await run.config.beforeTurn(run.signal);
 			const turn = turnSetup(run.config);
 			const assistant = await replyWithRetry(run, turn, emit);
 			append(assistant);

@@ -30,6 +30,8 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		session: args.session,
 		continueSession: args.continueSession,
 		name: args.name,
+		mcp: !args.noMcp,
+		mcpConfigs: args.mcpConfigs,
 	};
 }
 

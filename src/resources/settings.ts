@@ -99,6 +99,11 @@ export class SettingsStore {
 		return structuredClone(mergeSettings(this.global, this.project));
 	}
 
+	/** The user's own settings (the global file alone): for keys a project must not set. */
+	userSettings(): Settings {
+		return structuredClone(this.global);
+	}
+
 	/** Applies a change and persists it to the global settings file. */
 	update(change: Settings): void {
 		this.global = mergeSettings(this.global, change);

@@ -146,4 +146,5 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	set_session_name: (command, { session }) => session.setSessionName(command.name),
 	get_commands: async (_command, { session }) => ({ commands: await session.getCommands() }),
 	clear_queue: (_command, { session }) => session.clearQueue(),
+	get_mcp_servers: async (_command, { session }) => ({ servers: await session.getMcpServers() }),
 };

@@ -3,6 +3,7 @@ import type { RetryPolicy } from "../agent/retry.js";
 import type { AgentTool, StreamFunction } from "../agent/types.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, ThinkingLevel } from "../llm/types.js";
+import type { McpSetup } from "../mcp/setup.js";
 import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
 import type { Skill } from "../resources/skills.js";
@@ -69,6 +70,10 @@ export interface AgentSessionOptions {
 	extensions?: ExtensionSetup;
 	/** Quiet time after which a busy session sends a heartbeat (default 5000 ms; 0: never). */
 	heartbeatMs?: number;
+	/** Where MCP servers are configured; absent: none (servers can still be added through `mcp.add`). */
+	mcp?: McpSetup;
+	/** The environment `$VAR` in MCP configuration reads (default: process.env). */
+	env?: NodeJS.ProcessEnv;
 }
 
 export interface SessionState {
@@ -86,4 +91,6 @@ export interface SessionState {
 	pendingMessageCount: number;
 	/** pause_queued_messages is in effect. */
 	queuedMessagesPaused: boolean;
+	/** The names of the tools the model is offered (built-in, extension and connected MCP tools). */
+	tools: string[];
 }

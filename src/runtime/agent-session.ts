@@ -6,6 +6,7 @@ import type { CompactionParameterInput, CompactionResult } from "../compaction/i
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
+import type { McpServerInfo } from "../mcp/types.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
@@ -16,6 +17,7 @@ import type { DirectBash, DirectBashOptions } from "./direct-bash.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
 import { DEFAULT_HEARTBEAT_MS, Heartbeat } from "./heartbeat.js";
+import type { McpTools } from "./mcp-tools.js";
 import { type CycleResult, publicModel } from "./model-selection.js";
 import { composeSession, type SessionParts } from "./session-parts.js";
 import { contextSizeKnown, entriesOf, exportHtmlFile, lastAssistantText, statsOf, treeOf } from "./session-queries.js";
@@ -48,6 +50,8 @@ export class AgentSession {
 	readonly bash: DirectBash;
 	readonly compaction: CompactionControl;
 	readonly extensions: ExtensionBridge;
+	/** The session's MCP servers: their tools, prompts and status; `mcp.add` starts more (ACP). */
+	readonly mcp: McpTools;
 	private readonly parts: SessionParts;
 	private readonly state: StateTracker;
 	private readonly heartbeat: Heartbeat;
@@ -59,7 +63,8 @@ export class AgentSession {
 	constructor(private readonly options: AgentSessionOptions) {
 		this.autoCompaction = options.autoCompaction ?? true;
 		this.parts = composeSession(this, options);
-		const { agent, bash, compaction, extensions, events, activity } = this.parts;
+		const { agent, bash, compaction, extensions, events, activity, mcp } = this.parts;
+		this.mcp = mcp;
 		this.agent = agent;
 		this.bash = bash;
 		this.compaction = compaction;
@@ -134,6 +139,7 @@ export class AgentSession {
 			messageCount: this.messages.length,
 			pendingMessageCount: agent.queuedCount,
 			queuedMessagesPaused: input.paused,
+			tools: this.parts.capabilities.tools.map((tool) => tool.name),
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
@@ -186,10 +192,15 @@ export class AgentSession {
 		return this.changes(this.parts.input.sendUserMessage(content, options));
 	}
 
-	/** Prompt templates and skills usable as `/name`, in get_commands order. */
+	/** Extension commands, prompt templates, skills and MCP server prompts usable as `/name`. */
 	async getCommands(): Promise<CommandInfo[]> {
 		await this.extensions.ready;
-		return this.parts.resources.commands(this.extensions.commands());
+		return [...(await this.parts.resources.commands(this.extensions.commands())), ...this.mcp.commands()];
+	}
+
+	/** Every configured MCP server with its status and tools (RPC `get_mcp_servers`). */
+	getMcpServers(): Promise<McpServerInfo[]> {
+		return this.mcp.servers();
 	}
 
 	/** Removes every queued message; returns their texts. */
@@ -398,7 +409,7 @@ export class AgentSession {
 		this.disposed = true;
 		this.heartbeat.stop();
 		await this.extensions.leaving("quit");
-		await Promise.all([this.abort(), this.bash.drain()]);
+		await Promise.all([this.abort(), this.bash.drain(), this.mcp.close()]);
 		this.parts.conversation.flushPendingBash();
 		this.parts.current.slot.retire();
 	}

@@ -7,6 +7,7 @@ import { agentDir as defaultAgentDir, expandHome } from "../llm/config-paths.js"
 import { ModelRegistry } from "../llm/model-registry.js";
 import { streamModel } from "../llm/registry.js";
 import type { ThinkingLevel } from "../llm/types.js";
+import type { McpServerConfig } from "../mcp/types.js";
 import { loadContextFiles } from "../resources/context-files.js";
 import { loadResources } from "../resources/load-resources.js";
 import { SettingsStore } from "../resources/settings.js";
@@ -65,6 +66,12 @@ export interface CreateAgentSessionOptions {
 	persistDefaults?: boolean;
 	/** Quiet time after which a busy session sends a heartbeat (default: settings, else 5000 ms; 0: never). */
 	heartbeatMs?: number;
+	/** False: start no MCP server at all (`--no-mcp`). */
+	mcp?: boolean;
+	/** `--mcp-config` files (relative to cwd), read after the user's `<agentDir>/mcp.json`. */
+	mcpConfigs?: string[];
+	/** MCP servers passed in memory (trusted, source "acp"), started with the others. */
+	mcpServers?: McpServerConfig[];
 }
 
 export interface CreatedAgentSession {
@@ -147,6 +154,14 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		persistDefaults: options.persistDefaults ?? true,
 		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
 		heartbeatMs: options.heartbeatMs ?? (typeof settings.heartbeatMs === "number" ? settings.heartbeatMs : undefined),
+		mcp: {
+			enabled: options.mcp !== false,
+			agentDir,
+			cwd: session.cwd || cwd,
+			configFiles: options.mcpConfigs ?? [],
+			servers: options.mcpServers,
+		},
+		env,
 	});
 	warnings.push(...agentSession.modelWarnings);
 	const selected = agentSession.model;

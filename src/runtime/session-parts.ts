@@ -15,6 +15,7 @@ import { DirectBash } from "./direct-bash.js";
 import { EventHub } from "./events.js";
 import { ExtensionBridge, type ExtensionSetup } from "./extension-bridge.js";
 import { InputGate } from "./input-gate.js";
+import { McpTools } from "./mcp-tools.js";
 import { placeholderModel } from "./messages.js";
 import { ModelState } from "./model-state.js";
 import { PromptRuns } from "./prompt-runs.js";
@@ -43,6 +44,7 @@ export interface SessionParts {
 	input: InputGate;
 	switcher: SessionSwitcher;
 	navigation: TreeNavigation;
+	mcp: McpTools;
 }
 
 /**
@@ -76,6 +78,15 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		current.cwd,
 	);
 	capabilities.addSource(() => extensions.tools());
+	const mcp = new McpTools({
+		setup: options.mcp,
+		env: options.env ?? process.env,
+		settings: () => ({ user: options.settings.userSettings().mcp, effective: options.settings.get().mcp }),
+		emit: (update) => void events.emit(update),
+		toolsChanged: async () => capabilities.invalidate(),
+		warn: (message) => events.warn(message),
+	});
+	capabilities.addSource(() => mcp.tools());
 
 	const sideRequests = { streamFunction: options.streamFunction, requests, models, retry: options.retry, events };
 	const compaction = new CompactionControl({
@@ -97,7 +108,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		contextTokens: () => face.contextTokens(),
 	});
 	const agent = new Agent({
-		config: loopConfig(models, capabilities, requests, extensions, autoCompaction, options),
+		config: loopConfig({ models, capabilities, requests, extensions, autoCompaction, mcp }, options),
 		messages: conversation.messages,
 		steeringMode: options.steeringMode,
 		followUpMode: options.followUpMode,
@@ -105,7 +116,19 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 	});
 	const runs = new PromptRuns({ agent, tree, activity, autoCompaction, conversation, events });
 	const bash = new DirectBash({ current, runs, conversation }, options);
-	const input = new InputGate({ agent, resources, extensions, runs, tree, models, conversation, events, requests });
+	// Server prompts (`/mcp__<server>__<prompt>`) expand like prompt templates.
+	const expansions = { expand: async (text: string) => (await mcp.expand(text)) ?? resources.expand(text) };
+	const input = new InputGate({
+		agent,
+		resources: expansions,
+		extensions,
+		runs,
+		tree,
+		models,
+		conversation,
+		events,
+		requests,
+	});
 	const switcher = new SessionSwitcher({
 		factory: options.sessionFactory,
 		extensions,
@@ -137,6 +160,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		input,
 		switcher,
 		navigation,
+		mcp,
 	};
 }
 
@@ -145,13 +169,12 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
  * them once per turn), the provider stream, and the hooks of extensions and compaction.
  */
 function loopConfig(
-	models: ModelState,
-	capabilities: Capabilities,
-	requests: ProviderRequests,
-	extensions: ExtensionBridge,
-	autoCompaction: AutoCompaction,
+	parts: Pick<SessionParts, "models" | "capabilities" | "extensions" | "autoCompaction" | "mcp"> & {
+		requests: ProviderRequests;
+	},
 	options: AgentSessionOptions,
 ): Omit<AgentLoopConfig, "getSteeringMessages" | "getFollowUpMessages"> {
+	const { models, capabilities, requests, extensions, autoCompaction, mcp } = parts;
 	const none = placeholderModel();
 	return {
 		get model(): Model {
@@ -167,6 +190,8 @@ function loopConfig(
 			return capabilities.tools;
 		},
 		streamFunction: options.streamFunction,
+		// A turn waits for MCP servers still starting, so the model sees their tools.
+		beforeTurn: (signal) => mcp.beforeModelRequest(signal),
 		requestOptions: (model) => requests.options(model),
 		beforeToolCall: extensions.beforeToolCall,
 		afterToolCall: extensions.afterToolCall,

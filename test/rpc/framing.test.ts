@@ -51,6 +51,7 @@ const ALL_COMMANDS = [
 	"navigate_tree",
 	"pause_queued_messages",
 	"resume_queued_messages",
+	"get_mcp_servers",
 ];
 
 /** Writes raw input, then a get_state barrier; returns the records written in between. */

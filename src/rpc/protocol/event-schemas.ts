@@ -5,6 +5,7 @@
  */
 import type { TObject, TProperties } from "typebox";
 import { Type } from "../../llm/schema-builders.js";
+import { McpServerUpdateFields } from "./mcp-schemas.js";
 import { AnyObject, Count } from "./types.js";
 
 /**
@@ -171,6 +172,11 @@ export const EVENTS: Record<string, TObject> = {
 			idleMs: Count,
 		},
 		"The agent is busy and has written nothing for a while: what it is waiting on, and for how long",
+	),
+	mcp_server_update: event(
+		"mcp_server_update",
+		McpServerUpdateFields,
+		"An MCP server's status or tool list changed (tools: how many it offers now)",
 	),
 };
 
