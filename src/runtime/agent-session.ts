@@ -5,7 +5,7 @@ import type { AgentEvent } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
-import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
+import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
 import type { McpServerInfo } from "../mcp/types.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
@@ -22,7 +22,7 @@ import { type CycleResult, publicModel } from "./model-selection.js";
 import { composeSession, type SessionParts } from "./session-parts.js";
 import { contextSizeKnown, entriesOf, exportHtmlFile, lastAssistantText, statsOf, treeOf } from "./session-queries.js";
 import { StateTracker } from "./state-tracker.js";
-import { estimateContextTokens, estimateTokens, type SessionStats } from "./stats.js";
+import { estimateContextTokens, estimateTokens, hasValidUsage, type SessionStats, usageTokens } from "./stats.js";
 import type { NavigateOptions, NavigateResult } from "./tree-navigation.js";
 
 export * from "./agent-session-types.js";
@@ -425,16 +425,24 @@ export class AgentSession {
 			this.runningTools.delete(event.toolCallId);
 		}
 		const toClients = this.parts.events.emit(event);
-		if (event.type === "message_end" && event.message.role === "assistant") this.reportContextUsage();
+		if (event.type === "message_end" && event.message.role === "assistant") this.reportContextUsage(event.message);
 		const toExtensions = this.extensions.emit(event);
 		if (!toExtensions) return toClients;
 		return Promise.all([toClients, toExtensions]).then(() => undefined);
 	}
 
-	/** `context_usage`: the same figures get_session_stats reports, after a reply or a compaction. */
-	private reportContextUsage(): void {
-		const usage = this.getSessionStats().contextUsage;
-		if (usage) void this.parts.events.emit({ type: "context_usage", ...usage });
+	/**
+	 * `context_usage`: the figures get_session_stats reports, after a compaction or after `reply`
+	 * (announced at its message_end, before it joins the conversation, so it is counted here).
+	 */
+	private reportContextUsage(reply?: AssistantMessage): void {
+		const window = this.model?.contextWindow ?? 0;
+		if (window <= 0) return;
+		let tokens = this.contextTokens();
+		if (reply && hasValidUsage(reply)) tokens = usageTokens(reply.usage);
+		else if (reply && tokens !== null) tokens += estimateTokens(reply);
+		const percent = tokens === null ? null : Math.round((tokens / window) * 10_000) / 100;
+		void this.parts.events.emit({ type: "context_usage", tokens, contextWindow: window, percent });
 	}
 
 	/** A change by a synchronous call: announced at the next turn of the event loop (or a flush). */
