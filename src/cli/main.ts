@@ -32,6 +32,7 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		name: args.name,
 		mcp: !args.noMcp,
 		mcpConfigs: args.mcpConfigs,
+		fallbackModels: args.fallbackModels,
 	};
 }
 

@@ -37,6 +37,10 @@ export interface Settings {
 	streamIdleTimeoutMs?: number;
 	/** The shell for bash; default: $SHELL when it is bash or zsh, else /bin/bash, else sh. */
 	shellPath?: string;
+	/** Model fallback tiers: `provider/id` patterns (`*` allowed), tried in order when the model fails for good. */
+	fallbackModels?: string[];
+	/** Quiet time (ms) after which a busy session sends a heartbeat; 0: never. */
+	heartbeatMs?: number;
 	[key: string]: unknown;
 }
 

@@ -70,6 +70,8 @@ export interface AgentSessionOptions {
 	extensions?: ExtensionSetup;
 	/** Quiet time after which a busy session sends a heartbeat (default 5000 ms; 0: never). */
 	heartbeatMs?: number;
+	/** Model fallback tiers: `provider/id` patterns tried in order when the model in use fails for good. */
+	fallbackModels?: readonly string[];
 	/** Where MCP servers are configured; absent: none (servers can still be added through `mcp.add`). */
 	mcp?: McpSetup;
 	/** The environment `$VAR` in MCP configuration reads (default: process.env). */

@@ -66,6 +66,8 @@ export interface CreateAgentSessionOptions {
 	persistDefaults?: boolean;
 	/** Quiet time after which a busy session sends a heartbeat (default: settings, else 5000 ms; 0: never). */
 	heartbeatMs?: number;
+	/** Model fallback tiers (`--fallback-models`); default: settings.json `fallbackModels`. */
+	fallbackModels?: string[];
 	/** False: start no MCP server at all (`--no-mcp`). */
 	mcp?: boolean;
 	/** `--mcp-config` files (relative to cwd), read after the user's `<agentDir>/mcp.json`. */
@@ -154,6 +156,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		persistDefaults: options.persistDefaults ?? true,
 		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
 		heartbeatMs: options.heartbeatMs ?? (typeof settings.heartbeatMs === "number" ? settings.heartbeatMs : undefined),
+		fallbackModels: options.fallbackModels ?? stringList(settings.fallbackModels),
 		mcp: {
 			enabled: options.mcp !== false,
 			agentDir,
@@ -182,4 +185,12 @@ function openInitialSession(
 	}
 	if (options.continueSession) return continueRecentSession(location);
 	return createSession(location);
+}
+
+/** A list of strings from settings, or undefined when it is anything else. */
+function stringList(value: unknown): string[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const items: unknown[] = value;
+	const strings = items.filter((item): item is string => typeof item === "string");
+	return strings.length === items.length ? strings : undefined;
 }
