@@ -25,6 +25,14 @@ export type {
 	ToolDefinition,
 } from "./extensions/types.js";
 export * from "./llm/index.js";
+export type {
+	McpServerConfig,
+	McpServerInfo,
+	McpServerStatus,
+	McpServerUpdate,
+	McpSource,
+	McpTransportKind,
+} from "./mcp/types.js";
 export {
 	type BashOptions,
 	type CallOptions,

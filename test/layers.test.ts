@@ -11,10 +11,11 @@ const ALLOWED: Record<string, string[]> = {
 	compaction: ["llm", "agent", "session"],
 	resources: ["llm", "agent", "session"],
 	extensions: ["llm", "agent", "tools", "session", "compaction", "resources"],
+	mcp: ["llm", "agent"],
 	export: ["llm", "agent", "session"],
-	runtime: ["llm", "agent", "tools", "session", "compaction", "resources", "extensions", "export"],
-	rpc: ["llm", "agent", "tools", "session", "compaction", "resources", "extensions", "export", "runtime"],
-	cli: ["llm", "agent", "tools", "session", "compaction", "resources", "extensions", "export", "runtime", "rpc"],
+	runtime: ["llm", "agent", "tools", "session", "compaction", "mcp", "resources", "extensions", "export"],
+	rpc: ["llm", "agent", "tools", "session", "compaction", "mcp", "resources", "extensions", "export", "runtime"],
+	cli: ["llm", "agent", "tools", "session", "compaction", "mcp", "resources", "extensions", "export", "runtime", "rpc"],
 };
 
 const SRC = resolve("src");

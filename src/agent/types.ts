@@ -42,6 +42,11 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 	 * throw, or return something that is not an object: the call then fails with an error result.
 	 */
 	prepareArguments?(args: Record<string, unknown>): unknown;
+	/**
+	 * True when a call never changes anything outside the process (files, processes, remote
+	 * state): tool approvals let such tools run without asking. Omitted means it may change things.
+	 */
+	readOnly?: boolean;
 	execute(
 		toolCallId: string,
 		args: Static<TParameters>,
@@ -125,8 +130,14 @@ export interface AgentLoopConfig {
 	tools: AgentTool[];
 	streamFunction: StreamFunction;
 	/**
+	 * Awaited at the start of each turn, before the turn reads model, level, tools and system
+	 * prompt (e.g. to wait for tool servers still starting). Receives the run's signal: a wait
+	 * must end when it fires. Must not throw.
+	 */
+	beforeTurn?(signal: AbortSignal): Promise<void>;
+	/**
 	 * Request options for one model call (key, headers, budgets). May throw, e.g. when a key is
-	 * missing: the turn then ends with an error reply carrying the message. Receives no signal.
+	 * missing: the turn then ends with an error reply carrying the message.
 	 */
 	requestOptions?(model: Model): StreamOptions | Promise<StreamOptions>;
 	/** Converts the conversation to provider messages. Default: `convertToLlm` in messages.ts. Must not throw. */

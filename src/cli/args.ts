@@ -28,6 +28,11 @@ export interface CliArgs {
 	/** Built-in tools to enable; undefined: all. */
 	tools?: string[];
 	appendSystemPrompt?: string;
+	/** `--mcp-config` files, in order. */
+	mcpConfigs: string[];
+	noMcp: boolean;
+	/** `--fallback-models`: provider/id patterns, in order; undefined: settings.json's. */
+	fallbackModels?: string[];
 }
 
 interface FlagSpec {
@@ -205,6 +210,30 @@ export const FLAGS: FlagSpec[] = [
 		},
 	},
 	{
+		names: ["--mcp-config"],
+		value: "FILE",
+		help: 'MCP servers to start ({"mcpServers": {...}}), besides <agent dir>/mcp.json; repeatable',
+		apply(args, value) {
+			if (value) args.mcpConfigs.push(value);
+		},
+	},
+	{
+		names: ["--fallback-models"],
+		value: "LIST",
+		help: "comma-separated provider/id patterns to continue on when the model fails for good (overload, 5xx, rate limit, unresolved overflow); repeatable",
+		apply(args, value) {
+			const patterns = (value ?? "").split(",").map((pattern) => pattern.trim());
+			args.fallbackModels = [...(args.fallbackModels ?? []), ...patterns.filter((pattern) => pattern !== "")];
+		},
+	},
+	{
+		names: ["--no-mcp"],
+		help: "start no MCP server (ignore mcp.json, .mcp.json and --mcp-config)",
+		apply(args) {
+			args.noMcp = true;
+		},
+	},
+	{
 		names: ["--append-system-prompt"],
 		value: "TEXT",
 		help: "text appended to the system prompt",
@@ -257,6 +286,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		noSkills: false,
 		noPromptTemplates: false,
 		noContextFiles: false,
+		mcpConfigs: [],
+		noMcp: false,
 	};
 	for (let index = 0; index < argv.length; index++) {
 		const token = argv[index] as string;

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { CreateAgentSessionOptions } from "../runtime/create-agent-session.js";
 import type { ExtensionSetup } from "../runtime/extension-bridge.js";
@@ -29,6 +30,9 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		session: args.session,
 		continueSession: args.continueSession,
 		name: args.name,
+		mcp: !args.noMcp,
+		mcpConfigs: args.mcpConfigs,
+		fallbackModels: args.fallbackModels,
 	};
 }
 
@@ -56,9 +60,14 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(rpcSchemaText());
 		return 0;
 	}
+	// A models.json is checked by TypeBox's compiled validator: load it now, only when the file exists.
+	const [{ agentDir }, { preloadModelsJsonValidator }] = await Promise.all([
+		import("../llm/config-paths.js"),
+		import("../llm/models-json.js"),
+	]);
+	await preloadModelsJsonValidator(join(agentDir(), "models.json"));
 	if (args.listModels) {
-		const [{ agentDir }, { ModelRegistry }, { listModels }] = await Promise.all([
-			import("../llm/config-paths.js"),
+		const [{ ModelRegistry }, { listModels }] = await Promise.all([
 			import("../llm/model-registry.js"),
 			import("./list-models.js"),
 		]);

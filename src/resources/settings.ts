@@ -37,6 +37,10 @@ export interface Settings {
 	streamIdleTimeoutMs?: number;
 	/** The shell for bash; default: $SHELL when it is bash or zsh, else /bin/bash, else sh. */
 	shellPath?: string;
+	/** Model fallback tiers: `provider/id` patterns (`*` allowed), tried in order when the model fails for good. */
+	fallbackModels?: string[];
+	/** Quiet time (ms) after which a busy session sends a heartbeat; 0: never. */
+	heartbeatMs?: number;
 	[key: string]: unknown;
 }
 
@@ -97,6 +101,11 @@ export class SettingsStore {
 	get(): Settings {
 		// Deep copy: the merge shares nested objects with the stored state, which update() persists.
 		return structuredClone(mergeSettings(this.global, this.project));
+	}
+
+	/** The user's own settings (the global file alone): for keys a project must not set. */
+	userSettings(): Settings {
+		return structuredClone(this.global);
 	}
 
 	/** Applies a change and persists it to the global settings file. */

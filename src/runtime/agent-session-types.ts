@@ -3,12 +3,13 @@ import type { RetryPolicy } from "../agent/retry.js";
 import type { AgentTool, StreamFunction } from "../agent/types.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, ThinkingLevel } from "../llm/types.js";
+import type { McpSetup } from "../mcp/setup.js";
 import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
 import type { Skill } from "../resources/skills.js";
 import type { Session } from "../session/session.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
-import type { ModelControl } from "./model-control.js";
+import type { ModelChoices } from "./model-selection.js";
 
 export type StreamingBehavior = "steer" | "followUp";
 
@@ -46,10 +47,11 @@ export interface SessionFactory {
 }
 
 export interface AgentSessionOptions {
-	cwd: string;
 	registry: ModelRegistry;
 	settings: SettingsStore;
-	models: ModelControl;
+	/** --model, --provider, --thinking: applied at start and again whenever the session is replaced. */
+	modelChoices?: ModelChoices;
+	/** The session to start with; its working directory is the agent's. */
 	session: Session;
 	sessionFactory: SessionFactory;
 	tools: (cwd: string) => AgentTool[];
@@ -70,6 +72,14 @@ export interface AgentSessionOptions {
 	persistDefaults?: boolean;
 	/** Extensions to load; absent: none. */
 	extensions?: ExtensionSetup;
+	/** Quiet time after which a busy session sends a heartbeat (default 5000 ms; 0: never). */
+	heartbeatMs?: number;
+	/** Model fallback tiers: `provider/id` patterns tried in order when the model in use fails for good. */
+	fallbackModels?: readonly string[];
+	/** Where MCP servers are configured; absent: none (servers can still be added through `mcp.add`). */
+	mcp?: McpSetup;
+	/** The environment `$VAR` in MCP configuration reads (default: process.env). */
+	env?: NodeJS.ProcessEnv;
 }
 
 export interface SessionState {
@@ -87,4 +97,6 @@ export interface SessionState {
 	pendingMessageCount: number;
 	/** pause_queued_messages is in effect. */
 	queuedMessagesPaused: boolean;
+	/** The names of the tools the model is offered (built-in, extension and connected MCP tools). */
+	tools: string[];
 }

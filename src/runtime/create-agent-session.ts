@@ -7,6 +7,7 @@ import { agentDir as defaultAgentDir, expandHome } from "../llm/config-paths.js"
 import { ModelRegistry } from "../llm/model-registry.js";
 import { streamModel } from "../llm/registry.js";
 import type { ThinkingLevel } from "../llm/types.js";
+import type { McpServerConfig } from "../mcp/types.js";
 import { loadContextFiles } from "../resources/context-files.js";
 import { loadResources } from "../resources/load-resources.js";
 import { SettingsStore } from "../resources/settings.js";
@@ -24,8 +25,6 @@ import type { Session } from "../session/session.js";
 import { createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
-import { ModelControl, selectModel } from "./model-control.js";
-import { recordedThinkingLevel } from "./session-queries.js";
 
 export interface CreateAgentSessionOptions {
 	cwd?: string;
@@ -65,6 +64,16 @@ export interface CreateAgentSessionOptions {
 	streamFunction?: StreamFunction;
 	/** Save model and thinking choices as the user's defaults (default true). */
 	persistDefaults?: boolean;
+	/** Quiet time after which a busy session sends a heartbeat (default: settings, else 5000 ms; 0: never). */
+	heartbeatMs?: number;
+	/** Model fallback tiers (`--fallback-models`); default: settings.json `fallbackModels`. */
+	fallbackModels?: string[];
+	/** False: start no MCP server at all (`--no-mcp`). */
+	mcp?: boolean;
+	/** `--mcp-config` files (relative to cwd), read after the user's `<agentDir>/mcp.json`. */
+	mcpConfigs?: string[];
+	/** MCP servers passed in memory (trusted, source "acp"), started with the others. */
+	mcpServers?: McpServerConfig[];
 }
 
 export interface CreatedAgentSession {
@@ -93,20 +102,6 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const location = { cwd, sessionDir, agentDir };
 	const session = openInitialSession(options, location);
 
-	const context = session.buildContext();
-	const selection = selectModel({
-		registry,
-		settings,
-		cliModel: options.model,
-		cliProvider: options.provider,
-		cliThinking: options.thinking,
-		sessionModel: context.model ?? undefined,
-		sessionThinking: recordedThinkingLevel(session),
-	});
-	warnings.push(...selection.warnings);
-	if (options.apiKey && selection.model) registry.credentials.setRuntimeKey(selection.model.provider, options.apiKey);
-	const models = new ModelControl(registry, selection);
-
 	const factory: SessionFactory = {
 		create: ({ cwd: sessionCwd, parentSession }) =>
 			options.noSession
@@ -124,10 +119,9 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const toolNames = options.tools;
 	const retry = settings.retry ?? {};
 	const agentSession = new AgentSession({
-		cwd: session.cwd || cwd,
 		registry,
 		settings: settingsStore,
-		models,
+		modelChoices: { model: options.model, provider: options.provider, thinking: options.thinking },
 		session,
 		sessionFactory: factory,
 		tools: (toolCwd) => createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath }, toolNames),
@@ -162,7 +156,20 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		streamIdleTimeoutMs: typeof settings.streamIdleTimeoutMs === "number" ? settings.streamIdleTimeoutMs : undefined,
 		persistDefaults: options.persistDefaults ?? true,
 		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
+		heartbeatMs: options.heartbeatMs ?? (typeof settings.heartbeatMs === "number" ? settings.heartbeatMs : undefined),
+		fallbackModels: options.fallbackModels ?? stringList(settings.fallbackModels),
+		mcp: {
+			enabled: options.mcp !== false,
+			agentDir,
+			cwd: session.cwd || cwd,
+			configFiles: options.mcpConfigs ?? [],
+			servers: options.mcpServers,
+		},
+		env,
 	});
+	warnings.push(...agentSession.modelWarnings);
+	const selected = agentSession.model;
+	if (options.apiKey && selected) registry.credentials.setRuntimeKey(selected.provider, options.apiKey);
 	if (options.name !== undefined) agentSession.setSessionName(options.name);
 	return { session: agentSession, warnings };
 }
@@ -179,4 +186,12 @@ function openInitialSession(
 	}
 	if (options.continueSession) return continueRecentSession(location);
 	return createSession(location);
+}
+
+/** A list of strings from settings, or undefined when it is anything else. */
+function stringList(value: unknown): string[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const items: unknown[] = value;
+	const strings = items.filter((item): item is string => typeof item === "string");
+	return strings.length === items.length ? strings : undefined;
 }

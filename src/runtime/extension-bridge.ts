@@ -110,18 +110,9 @@ export class ExtensionBridge {
 		return this.runner?.tools() ?? [];
 	}
 
-	/** Built-in tools plus extension tools (an extension tool with a built-in's name replaces it). */
-	everyTool(builtIn: AgentTool[]): AgentTool[] {
-		const extra = this.tools();
-		if (extra.length === 0) return builtIn;
-		const names = new Set(extra.map((tool) => tool.name));
-		return [...builtIn.filter((tool) => !names.has(tool.name)), ...extra];
-	}
-
-	/** The tools the model is offered: every tool, narrowed by `pi.setActiveTools` when it was used. */
-	offeredTools(builtIn: AgentTool[]): AgentTool[] {
-		const all = this.everyTool(builtIn);
-		return this.runner ? this.runner.filterActive(all) : all;
+	/** The tools the model is offered: all of them, or those `pi.setActiveTools` chose. */
+	filterActive(tools: AgentTool[]): AgentTool[] {
+		return this.runner ? this.runner.filterActive(tools) : tools;
 	}
 
 	/** The name of the extension command `text` invokes (`/name args`), if it is one. */

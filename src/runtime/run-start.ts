@@ -1,5 +1,4 @@
 import type { AgentMessage } from "../agent/messages.js";
-import type { AgentLoopConfig } from "../agent/types.js";
 import type { AgentStartTrigger } from "../extensions/index.js";
 import type { ImageContent } from "../llm/types.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
@@ -14,10 +13,16 @@ function triggerOf(first: AgentMessage | undefined): AgentStartTrigger | undefin
 	return images.length > 0 ? { messageType: "user", prompt, images } : { messageType: "user", prompt };
 }
 
+/** The owner of the system prompt (Capabilities): a run may replace it until the run is over. */
+export interface PromptOwner {
+	readonly systemPrompt: string;
+	replaceSystemPrompt(text: string | undefined): void;
+}
+
 export interface RunStart {
 	/** The run's starting messages, with what `before_agent_start` handlers added at the end. */
 	messages: AgentMessage[];
-	/** Puts back the system prompt a handler replaced for this run (call when the run is over). */
+	/** Puts back the built system prompt when a handler replaced it (call when the run is over). */
 	restore(): void;
 }
 
@@ -28,31 +33,28 @@ export interface RunStart {
  */
 export function startRun(
 	extensions: ExtensionBridge,
-	config: AgentLoopConfig,
+	prompt: PromptOwner,
 	messages: AgentMessage[],
 ): RunStart | Promise<RunStart> {
 	const unchanged: RunStart = { messages, restore: () => undefined };
 	const trigger = triggerOf(messages[0]);
 	if (!trigger || !extensions.hasHandlers("before_agent_start")) return unchanged;
-	return applyStart(extensions, config, messages, trigger);
+	return applyStart(extensions, prompt, messages, trigger);
 }
 
 async function applyStart(
 	extensions: ExtensionBridge,
-	config: AgentLoopConfig,
+	prompt: PromptOwner,
 	messages: AgentMessage[],
 	trigger: AgentStartTrigger,
 ): Promise<RunStart> {
-	const base = config.systemPrompt ?? "";
-	const outcome = await extensions.beforeAgentStart(trigger, base);
+	const outcome = await extensions.beforeAgentStart(trigger, prompt.systemPrompt);
 	if (!outcome) return { messages, restore: () => undefined };
-	const replaced = outcome.systemPrompt;
-	if (replaced !== undefined) config.systemPrompt = replaced;
+	if (outcome.systemPrompt !== undefined) prompt.replaceSystemPrompt(outcome.systemPrompt);
 	return {
 		messages: [...messages, ...outcome.messages],
 		restore: () => {
-			// A prompt rebuilt meanwhile (tools or skills changed) stays; only our replacement goes.
-			if (replaced !== undefined && config.systemPrompt === replaced) config.systemPrompt = base;
+			if (outcome.systemPrompt !== undefined) prompt.replaceSystemPrompt(undefined);
 		},
 	};
 }

@@ -1,31 +1,29 @@
-import type { AgentTool } from "../agent/types.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { AgentSession } from "./agent-session.js";
-import type { AgentSessionEvent } from "./events.js";
+import type { Capabilities } from "./capabilities.js";
+import type { CurrentSession } from "./current-session.js";
+import type { EventHub } from "./events.js";
 import type { BridgeHost } from "./extension-bridge.js";
 import { extensionNotice } from "./extension-notices.js";
 import { discoverResources, sessionControl } from "./extension-session-control.js";
-import type { InputGate } from "./input-gate.js";
 import type { ResourceState } from "./resource-state.js";
 
-/** The parts of an AgentSession that extensions reach but its public API does not offer. */
-export interface SessionInternals {
-	input(): InputGate;
+/** The parts extensions reach beyond the session's public API. */
+export interface ExtensionReach {
+	current: CurrentSession;
 	resources: ResourceState;
-	/** Runs a session write, reporting a failure as a warning. */
-	record(write: () => unknown): void;
-	emit(event: AgentSessionEvent): void;
-	/** Recomputes the tool list and system prompt once extension tools exist. */
-	refreshTools(): void;
+	capabilities: Capabilities;
+	events: EventHub;
 	registry: ModelRegistry;
 	/** The merged settings.json values. */
 	settings(): Record<string, unknown>;
-	/** The built-in tools for the current cwd. */
-	builtInTools(): AgentTool[];
 }
 
-/** What extensions may do with a session (see ExtensionHost): always the session's current state. */
-export function sessionExtensionHost(session: AgentSession, internals: SessionInternals): BridgeHost {
+/**
+ * What extensions may do with a session (see ExtensionHost). It reads the session through its
+ * public face when called, so it always sees the current state.
+ */
+export function sessionExtensionHost(session: AgentSession, reach: ExtensionReach): BridgeHost {
 	return {
 		get cwd() {
 			return session.cwd;
@@ -33,10 +31,10 @@ export function sessionExtensionHost(session: AgentSession, internals: SessionIn
 		get model() {
 			return session.model;
 		},
-		sendMessage: (message, options) => internals.input().sendCustomMessage(message, options),
-		sendUserMessage: (content, options) => internals.input().sendUserMessage(content, options),
-		appendEntry: (customType, data) => internals.record(() => session.session.appendCustomEntry(customType, data)),
-		getCommands: () => internals.resources.commandsNow(session.extensions.commands()),
+		sendMessage: (message, options) => session.sendCustomMessage(message, options),
+		sendUserMessage: (content, options) => session.sendUserMessage(content, options),
+		appendEntry: (customType, data) => reach.current.record((current) => current.appendCustomEntry(customType, data)),
+		getCommands: () => reach.resources.commandsNow(session.extensions.commands()),
 		setModel: async (model) => {
 			if (!session.availableModels().some((known) => known.provider === model.provider && known.id === model.id))
 				return false;
@@ -50,34 +48,35 @@ export function sessionExtensionHost(session: AgentSession, internals: SessionIn
 		get session() {
 			return session.session;
 		},
-		modelRegistry: internals.registry,
+		modelRegistry: reach.registry,
 		get thinkingLevel() {
 			return session.thinkingLevel;
 		},
 		setThinkingLevel: (level) => void session.setThinkingLevel(level),
 		get systemPrompt() {
-			return session.agent.config.systemPrompt ?? "";
+			return reach.capabilities.systemPrompt;
 		},
 		setSessionName: (name) => session.setSessionName(name),
 		setLabel: (entryId, label) => session.setLabel(entryId, label),
-		allTools: () => session.extensions.everyTool(internals.builtInTools()),
-		activeTools: () => session.agent.config.tools,
-		refreshTools: () => internals.refreshTools(),
-		settings: () => structuredClone(internals.settings()),
+		allTools: () => reach.capabilities.everyTool,
+		activeTools: () => reach.capabilities.tools,
+		refreshTools: () => reach.capabilities.invalidate(),
+		settings: () => structuredClone(reach.settings()),
 		compact: (query) => session.compact(query === undefined ? {} : { query }),
-		control: sessionControl(session, internals.resources),
+		control: sessionControl(session, reach.resources),
 		reportError: (error) => {
 			process.stderr.write(`Extension error (${error.event}) in ${error.extensionPath}: ${error.error}\n`);
-			internals.emit({ type: "extension_error", ...error });
+			void reach.events.emit({ type: "extension_error", ...error });
 		},
 		onLoaded: () => {
-			internals.refreshTools();
+			// Their tools join the next turn's tool list and system prompt.
+			reach.capabilities.invalidate();
 			// Session notices reach extensions without holding up the session (handlers are not awaited).
 			session.subscribe((event) => {
 				const notice = extensionNotice(event, session.session, session.messages);
 				if (notice) session.extensions.notify(notice);
 			});
-			void session.extensions.started("startup").then(() => discoverResources(session, internals.resources, "startup"));
+			void session.extensions.started("startup").then(() => discoverResources(session, reach.resources, "startup"));
 		},
 	};
 }

@@ -15,12 +15,12 @@ export interface SessionStats {
 	contextUsage?: ContextUsage;
 }
 
-export interface ContextUsage {
+export type ContextUsage = {
 	/** Null right after a compaction, until a reply reports fresh usage. */
 	tokens: number | null;
 	contextWindow: number;
 	percent: number | null;
-}
+};
 
 /** Rough token count of text (4 characters per token); images count as 1200 tokens. */
 export function estimateTokens(message: AgentMessage): number {
@@ -54,7 +54,8 @@ export function usageTokens(usage: Usage): number {
 	return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-function hasValidUsage(message: AgentMessage): message is AssistantMessage {
+/** A reply whose usage describes the context it was given (not an error, not aborted, not zero). */
+export function hasValidUsage(message: AgentMessage): message is AssistantMessage {
 	return (
 		message.role === "assistant" &&
 		message.stopReason !== "error" &&

@@ -29,6 +29,7 @@ export interface FindToolDetails {
 export function createFindTool(options: ToolOptions): AgentTool<typeof findSchema, FindToolDetails> {
 	return {
 		name: "find",
+		readOnly: true,
 		label: "find",
 		description: [
 			"Search for files by glob pattern. Returns paths relative to the search directory, sorted;",

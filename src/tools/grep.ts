@@ -40,6 +40,7 @@ export interface GrepToolDetails {
 export function createGrepTool(options: ToolOptions): AgentTool<typeof grepSchema, GrepToolDetails> {
 	return {
 		name: "grep",
+		readOnly: true,
 		label: "grep",
 		description: [
 			"Search file contents for a regex pattern. Returns matching lines with file paths and line numbers.",

@@ -29,6 +29,7 @@ export interface LsToolDetails {
 export function createLsTool(options: ToolOptions): AgentTool<typeof lsSchema, LsToolDetails> {
 	return {
 		name: "ls",
+		readOnly: true,
 		label: "ls",
 		description: [
 			"List directory contents, sorted alphabetically (case-insensitive), with '/' after directories.",

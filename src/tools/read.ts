@@ -109,6 +109,7 @@ function formatTextSelection(selection: TextSelection): AgentToolResult<ReadTool
 export function createReadTool(options: ToolOptions): AgentTool<typeof readSchema, ReadToolDetails> {
 	return {
 		name: "read",
+		readOnly: true,
 		label: "read",
 		description:
 			"Read the contents of a file. Supports text files and images (PNG, JPEG, GIF, WebP; sent as attachments). " +

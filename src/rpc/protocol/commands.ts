@@ -134,6 +134,7 @@ export const COMMANDS = {
 		"Queue every prompt (even when idle) and hold queued messages until resumed.",
 	),
 	resume_queued_messages: command("resume_queued_messages", {}, "End a pause and deliver the queued messages."),
+	get_mcp_servers: command("get_mcp_servers", {}, "The configured MCP servers with their status and tools."),
 } satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMANDS;

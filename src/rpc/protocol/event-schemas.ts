@@ -5,6 +5,7 @@
  */
 import type { TObject, TProperties } from "typebox";
 import { Type } from "../../llm/schema-builders.js";
+import { McpServerUpdateFields } from "./mcp-schemas.js";
 import { AnyObject, Count } from "./types.js";
 
 /**
@@ -150,6 +151,42 @@ export const EVENTS: Record<string, TObject> = {
 		"The session was replaced",
 	),
 	warning: event("warning", { message: Type.String() }, "A problem that does not stop the agent"),
+	state_changed: event(
+		"state_changed",
+		{ changes: Type.Ref("StateChanges") },
+		"Fields of get_state changed (by a command, a clamp, an extension, a compaction, a replacement): their new values",
+	),
+	context_usage: event(
+		"context_usage",
+		{
+			tokens: Type.Union([Count, Type.Null()], { description: "Null right after a compaction" }),
+			contextWindow: Count,
+			percent: Type.Union([Type.Number(), Type.Null()]),
+		},
+		"After every assistant message and every compaction: get_session_stats's contextUsage",
+	),
+	heartbeat: event(
+		"heartbeat",
+		{
+			waitingOn: Type.Enum(["provider", "tool", "compaction", "dialog", "approval"]),
+			idleMs: Count,
+		},
+		"The agent is busy and has written nothing for a while: what it is waiting on, and for how long",
+	),
+	model_fallback: event(
+		"model_fallback",
+		{
+			from: Type.String({ description: "provider/id of the model that failed" }),
+			to: Type.String({ description: "provider/id of the model the prompt goes on with" }),
+			reason: Type.String({ description: "The error kind (overloaded, rate_limit, ...) or context_overflow" }),
+		},
+		"The model in use failed for good; the prompt goes on with the next model of the fallback tiers",
+	),
+	mcp_server_update: event(
+		"mcp_server_update",
+		McpServerUpdateFields,
+		"An MCP server's status or tool list changed (tools: how many it offers now)",
+	),
 };
 
 function uiRequest<M extends string, P extends TProperties>(method: M, properties: P, description: string) {

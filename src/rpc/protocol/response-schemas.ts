@@ -134,6 +134,10 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 		Type.Object({ released: Type.Boolean({ description: "A pause was in effect" }) }),
 		"The pause ended; queued messages are delivered",
 	],
+	get_mcp_servers: [
+		Type.Object({ servers: Type.Array(Type.Ref("McpServerInfo")) }),
+		"Every configured MCP server, skipped project servers included",
+	],
 };
 
 /** The success response of each command, keyed by command type. */

@@ -150,7 +150,24 @@ const SessionState = Type.Object({
 	messageCount: Count,
 	pendingMessageCount: Count,
 	queuedMessagesPaused: Type.Boolean({ description: "pause_queued_messages is in effect" }),
+	tools: Type.Optional(
+		Type.Array(Type.String(), { description: "The tools the model is offered, connected MCP servers' included" }),
+	),
 });
+
+/**
+ * What `state_changed` carries: any of get_state's fields with its new value; a field get_state
+ * leaves out when it has no value (sessionName, sessionFile) is null once it is gone.
+ */
+const StateChanges = Type.Object(
+	Object.fromEntries(
+		Object.entries(SessionState.properties).map(([key, schema]) => [
+			key,
+			Type.Optional(Type.Union([schema as TSchema, Type.Null()])),
+		]),
+	),
+	{ description: "The get_state fields that changed, with their new values" },
+);
 
 const BashResult = Type.Object({
 	output: Type.String(),
@@ -174,7 +191,7 @@ const SourceInfo = Type.Object(
 const CommandInfo = Type.Object({
 	name: Type.String(),
 	description: Type.Optional(Type.String()),
-	source: Type.Enum(["extension", "prompt", "skill"]),
+	source: Type.Enum(["extension", "prompt", "skill", "mcp"]),
 	location: Type.Optional(Type.Enum(["user", "project", "path"])),
 	path: Type.Optional(Type.String()),
 	sourceInfo: SourceInfo,
@@ -199,6 +216,8 @@ export const SESSION_TYPES: Record<string, TSchema> = {
 	CompactResponseData,
 	SessionStats,
 	SessionState,
+	StateChanges,
+	ContextUsage,
 	BashResult,
 	CommandInfo,
 	AuthStatus,
