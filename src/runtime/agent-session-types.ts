@@ -3,10 +3,12 @@ import type { RetryPolicy } from "../agent/retry.js";
 import type { AgentTool, StreamFunction } from "../agent/types.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, ThinkingLevel } from "../llm/types.js";
+import type { ApprovalMode, ResolvedPermissions } from "../permissions/index.js";
 import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
 import type { Skill } from "../resources/skills.js";
 import type { Session } from "../session/session.js";
+import type { ApprovalHandler } from "./approvals.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
 import type { ModelControl } from "./model-control.js";
 
@@ -66,6 +68,10 @@ export interface AgentSessionOptions {
 	persistDefaults?: boolean;
 	/** Extensions to load; absent: none. */
 	extensions?: ExtensionSetup;
+	/** The tool approval policy (mode, rules, timeout). */
+	permissions: ResolvedPermissions;
+	/** Who answers approval requests; absent: nobody, so calls that would ask are denied. */
+	approve?: ApprovalHandler;
 }
 
 export interface SessionState {
@@ -83,4 +89,6 @@ export interface SessionState {
 	pendingMessageCount: number;
 	/** pause_queued_messages is in effect. */
 	queuedMessagesPaused: boolean;
+	/** How tool calls are approved. */
+	approvalMode: ApprovalMode;
 }

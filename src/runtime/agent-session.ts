@@ -5,10 +5,12 @@ import type { AgentEvent, AgentTool } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
+import type { ApprovalMode } from "../permissions/index.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
 import type { AgentSessionOptions, PromptOptions, SessionState } from "./agent-session-types.js";
+import type { ToolApprovals } from "./approvals.js";
 import type { AutoCompaction } from "./auto-compaction.js";
 import type { BashResult } from "./bash-requests.js";
 import type { CompactionControl } from "./compaction-control.js";
@@ -52,6 +54,7 @@ export class AgentSession {
 	private readonly switcher: SessionSwitcher;
 	private readonly navigation: TreeNavigation;
 	private readonly autoCompactor: AutoCompaction;
+	private readonly approvals: ToolApprovals;
 	/** True after a compaction until a reply reports fresh usage: the context size is unknown. */
 	private contextUnknown = false;
 	private readonly hub = new EventHub();
@@ -99,6 +102,7 @@ export class AgentSession {
 		this.switcher = parts.switcher;
 		this.navigation = parts.navigation;
 		this.autoCompactor = parts.autoCompactor;
+		this.approvals = parts.approvals;
 	}
 
 	// ---------------------------------------------------------------- state
@@ -146,6 +150,7 @@ export class AgentSession {
 			messageCount: this.agent.messages.length,
 			pendingMessageCount: this.agent.queuedCount,
 			queuedMessagesPaused: this.input.paused,
+			approvalMode: this.approvals.mode,
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
@@ -223,6 +228,7 @@ export class AgentSession {
 		this.compaction.abort();
 		this.navigation.abort();
 		this.extensions.cancelDialogs();
+		this.approvals.cancelAll();
 		await this.input.settled();
 		await this.agent.waitForIdle();
 	}
@@ -254,6 +260,19 @@ export class AgentSession {
 
 	setAutoRetry(enabled: boolean): void {
 		this.agent.retry.settings.enabled = enabled;
+	}
+
+	/** How tool calls are approved (`auto`, `ask`, `read-only`). */
+	get approvalMode(): ApprovalMode {
+		return this.approvals.mode;
+	}
+
+	/**
+	 * Sets the approval mode for this process (not saved). Open requests the new mode decides end
+	 * at once. Throws when the mode is looser than the project's `.atomic/settings.json` allows.
+	 */
+	setApprovalMode(mode: ApprovalMode): void {
+		this.approvals.setMode(mode);
 	}
 
 	/** Cancels a retry delay in progress. */
@@ -413,6 +432,7 @@ export class AgentSession {
 		if (this.disposed) return;
 		this.disposed = true;
 		await this.extensions.leaving("quit");
+		this.approvals.cancelAll();
 		this.agent.abort();
 		await Promise.all([this.agent.waitForIdle(), this.bash.drain()]);
 		this.bash.flushPending();
@@ -426,6 +446,7 @@ export class AgentSession {
 		const recordedLevel = recordedThinkingLevel(session);
 		this.slot = new SessionSlot(session, recordedLevel);
 		previous.retire();
+		this.approvals.adopt(session);
 		this.agent.clearQueues();
 		if (session.cwd !== this.cwdValue) this.changeCwd(session.cwd);
 		if (context.model) {

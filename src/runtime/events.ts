@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/types.js";
 import type { CompactionResult } from "../compaction/result.js";
+import type { ApprovalEvent } from "./approvals.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
@@ -10,6 +11,7 @@ export type CompactionReason = "manual" | "threshold" | "overflow";
  */
 export type AgentSessionEvent =
 	| AgentEvent
+	| ApprovalEvent
 	| { type: "agent_settled" }
 	| {
 			type: "session_changed";

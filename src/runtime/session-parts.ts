@@ -4,6 +4,7 @@ import type { AgentEvent, AgentTool } from "../agent/types.js";
 import type { Model, StreamOptions } from "../llm/types.js";
 import type { AgentSession } from "./agent-session.js";
 import type { AgentSessionOptions } from "./agent-session-types.js";
+import { ToolApprovals } from "./approvals.js";
 import { AutoCompaction } from "./auto-compaction.js";
 import { CompactionControl } from "./compaction-control.js";
 import { DirectBash } from "./direct-bash.js";
@@ -52,6 +53,7 @@ export interface SessionParts {
 	switcher: SessionSwitcher;
 	navigation: TreeNavigation;
 	autoCompactor: AutoCompaction;
+	approvals: ToolApprovals;
 }
 
 /**
@@ -73,6 +75,8 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 			requestOptions: (model) => host.requestOptions(model),
 			beforeToolCall: (context, signal) => extensions.beforeToolCall(context, signal),
 			afterToolCall: (context, signal) => extensions.afterToolCall(context, signal),
+			// After the extensions' tool_call hook: a call they block is never asked about.
+			approveToolCall: (context, signal) => approvals.check(context, signal),
 			// Compaction rebuilds agent.messages in place: the array the loop runs on.
 			afterToolBatch: () => autoCompactor.afterToolBatch(),
 		},
@@ -193,5 +197,27 @@ export function createSessionParts(host: PartsHost, messages: AgentMessage[]): S
 		contextTokens: () => session.contextTokens(),
 		emit: (event) => host.emit(event),
 	});
-	return { agent, modelSync, bash, resources, compaction, extensions, input, switcher, navigation, autoCompactor };
+	const approvals: ToolApprovals = new ToolApprovals(
+		{
+			cwd,
+			session: () => host.slot().session,
+			record: (write) => host.record(write),
+			emit: (event) => host.emit(event),
+		},
+		options.permissions,
+		options.approve,
+	);
+	return {
+		agent,
+		modelSync,
+		bash,
+		resources,
+		compaction,
+		extensions,
+		input,
+		switcher,
+		navigation,
+		autoCompactor,
+		approvals,
+	};
 }
