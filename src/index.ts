@@ -8,7 +8,9 @@ export type { AgentMessage } from "./agent/messages.js";
 export type { AgentEvent, AgentTool, AgentToolResult } from "./agent/types.js";
 export type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolDefinition } from "./extensions/types.js";
 export * from "./llm/index.js";
+export type { ApprovalDecision, ApprovalMode } from "./permissions/index.js";
 export {
+	type ApprovalRequestHandler,
 	type BashOptions,
 	type CallOptions,
 	CLIENT_PROTOCOL_VERSION,
@@ -42,6 +44,12 @@ export {
 	type SessionState,
 	type StreamingBehavior,
 } from "./runtime/agent-session.js";
+export type {
+	ApprovalHandler,
+	ToolApprovalAnswer,
+	ToolApprovalReply,
+	ToolApprovalRequest,
+} from "./runtime/approvals.js";
 export {
 	type CreateAgentSessionOptions,
 	type CreatedAgentSession,

@@ -29,13 +29,19 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		session: args.session,
 		continueSession: args.continueSession,
 		name: args.name,
+		approvalMode: args.approvalMode,
 	};
 }
 
 type CreateAgentSession = typeof import("../runtime/create-agent-session.js").createAgentSession;
 
-function create(createAgentSession: CreateAgentSession, args: CliArgs, extensions: ExtensionOptions): AgentSession {
-	const { session, warnings } = createAgentSession(sessionOptions(args, extensions));
+function create(
+	createAgentSession: CreateAgentSession,
+	args: CliArgs,
+	extensions: ExtensionOptions,
+	approve?: CreateAgentSessionOptions["approve"],
+): AgentSession {
+	const { session, warnings } = createAgentSession({ ...sessionOptions(args, extensions), approve });
 	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
 	return session;
 }
@@ -74,8 +80,13 @@ async function main(argv: string[]): Promise<number> {
 		]);
 		return runRpcMode({
 			version: __ATOMIC_VERSION__,
-			createSession: ({ ui, requestShutdown }) =>
-				create(createAgentSession, args, { mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown }),
+			createSession: ({ ui, approvals, requestShutdown }) =>
+				create(
+					createAgentSession,
+					args,
+					{ mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown },
+					approvals.handler,
+				),
 		});
 	}
 	if (args.print || args.messages.length > 0) {

@@ -16,6 +16,8 @@ const IMMEDIATE: ReadonlySet<CommandType> = new Set<CommandType>([
 	"steer",
 	"follow_up",
 	"clear_queue",
+	// An answer unblocks a running prompt: it must never wait behind the command after it.
+	"tool_approval_response",
 ]);
 
 /** Commands that may keep the ordered lane busy for long (model calls, session files, dialogs). */

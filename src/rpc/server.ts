@@ -1,4 +1,5 @@
 import type { AgentSession } from "../runtime/agent-session.js";
+import type { RpcApprovals } from "./approvals.js";
 import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
 import { handleCommand } from "./handlers.js";
@@ -25,6 +26,8 @@ export class RpcServer {
 		private readonly ui?: RpcExtensionUi,
 		/** Called after each command's response was written. */
 		private readonly afterResponse: () => void = () => undefined,
+		/** Where `tool_approval_response` answers go. */
+		private readonly approvals?: RpcApprovals,
 	) {
 		const encode = createWireEncoder();
 		this.unsubscribe = session.subscribe((event) => this.writer.write(encode(event)));
@@ -76,6 +79,7 @@ export class RpcServer {
 			emit: (record) => {
 				this.writer.write(record);
 			},
+			approvals: this.approvals,
 		});
 		if (response) await this.writer.write(response);
 		this.afterResponse();

@@ -48,6 +48,9 @@ export interface ToolApprovalAnswer {
 	message?: string;
 }
 
+/** An answer: a decision, or a decision with a message. */
+export type ToolApprovalReply = ApprovalDecision | ToolApprovalAnswer;
+
 /**
  * Answers a request. The signal aborts when the request was decided otherwise (timeout, abort,
  * a rule, a session replacement); an answer after that is ignored. May throw or reject (or
@@ -56,7 +59,7 @@ export interface ToolApprovalAnswer {
 export type ApprovalHandler = (
 	request: ToolApprovalRequest,
 	signal: AbortSignal,
-) => ToolApprovalAnswer | Promise<ToolApprovalAnswer>;
+) => ToolApprovalReply | Promise<ToolApprovalReply>;
 
 export type ApprovalEvent =
 	| ({ type: "tool_approval_request" } & ToolApprovalRequest)
@@ -256,7 +259,7 @@ export class ToolApprovals {
 			}
 			signal.addEventListener("abort", onAbort, { once: true });
 			this.host.emit({ type: "tool_approval_request", ...request });
-			let answer: Promise<ToolApprovalAnswer>;
+			let answer: Promise<ToolApprovalReply>;
 			try {
 				answer = Promise.resolve(handler(request, controller.signal));
 			} catch (error) {
@@ -275,7 +278,11 @@ export class ToolApprovals {
 	/** An answer as a resolution; anything that is not a decision denies. */
 	private fromAnswer(answer: unknown, request: ToolApprovalRequest): Resolution {
 		const decision =
-			typeof answer === "object" && answer !== null && "decision" in answer ? answer.decision : undefined;
+			typeof answer === "string"
+				? answer
+				: typeof answer === "object" && answer !== null && "decision" in answer
+					? answer.decision
+					: undefined;
 		if (!isDecision(decision)) {
 			return { decision: "deny", by: "user", text: "Denied: the approval handler gave no decision" };
 		}

@@ -61,6 +61,8 @@ export type CommandResults = EveryCommand<{
 	navigate_tree: NavigateResult;
 	pause_queued_messages: undefined;
 	resume_queued_messages: { released: boolean };
+	tool_approval_response: undefined;
+	set_approval_mode: undefined;
 }>;
 
 /** A command as the client sends it: the id is the client's to assign. */
