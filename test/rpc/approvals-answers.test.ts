@@ -150,6 +150,17 @@ describe("answering a tool approval request", () => {
 		expect(resolvedSince(agent, start)).toMatchObject([{ id: request?.id, decision: "deny", by: "timeout" }]);
 		expect(resultTexts(agent, start).call_t).toEqual({ text: "No decision within 0.2 s: denied", isError: true });
 		expect(existsSync(join(dirs.work, "ran.txt"))).toBe(false);
+		expect(await approvalEntries(agent)).toEqual([
+			{
+				type: "tool_approval",
+				toolCallId: "call_t",
+				toolName: "bash",
+				decision: "deny",
+				by: "timeout",
+				reason: "approval mode ask: bash is not read-only",
+				requestId: request?.id,
+			},
+		]);
 		// Too late now.
 		expect(await respond(agent, request?.id, "allow")).toMatchObject({ success: false });
 	});
