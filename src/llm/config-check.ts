@@ -16,7 +16,7 @@ export interface SchemaProblem {
 	path: (string | number)[];
 	/** What the schema wanted there, in words ("an integer >= 0", `one of "all", "one-at-a-time"`). */
 	expected: string;
-	/** The kind of value found ("a string", "missing"). */
+	/** The kind of value found ("a string", "missing"), or the number when only its range is wrong. */
 	found: string;
 }
 
@@ -123,7 +123,8 @@ export function findSchemaProblem(
 			(typeof exclusiveMinimum === "number" && value <= exclusiveMinimum) ||
 			(typeof exclusiveMaximum === "number" && value >= exclusiveMaximum)
 		)
-			return fails(schema, path, value);
+			// Of the right type but out of range: the number itself says most (and a range is no secret).
+			return { path, expected: expectation(schema), found: String(value) };
 	}
 	if (Array.isArray(value) && schema.items !== undefined) {
 		for (const [index, item] of value.entries()) {
@@ -141,6 +142,11 @@ function objectProblem(
 	path: (string | number)[],
 ): SchemaProblem | undefined {
 	const properties = isObject(schema.properties) ? schema.properties : {};
+	for (const [name, property] of Object.entries(properties)) {
+		if (!Object.hasOwn(value, name)) continue;
+		const problem = findSchemaProblem(property, value[name], [...path, name]);
+		if (problem) return problem;
+	}
 	if (Array.isArray(schema.required)) {
 		for (const name of schema.required) {
 			if (typeof name === "string" && !Object.hasOwn(value, name)) {
@@ -152,11 +158,6 @@ function objectProblem(
 				};
 			}
 		}
-	}
-	for (const [name, property] of Object.entries(properties)) {
-		if (!Object.hasOwn(value, name)) continue;
-		const problem = findSchemaProblem(property, value[name], [...path, name]);
-		if (problem) return problem;
 	}
 	if (isObject(schema.patternProperties)) {
 		for (const [pattern, property] of Object.entries(schema.patternProperties)) {

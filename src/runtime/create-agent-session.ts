@@ -92,7 +92,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const registry = new ModelRegistry(agentDir, env);
 	const settingsStore = new SettingsStore(agentDir, cwd);
 	const settings = settingsStore.get();
-	const warnings = [...registry.errors, ...settingsStore.errors];
+	const warnings = [...registry.errors, ...registry.credentials.problems(), ...settingsStore.errors];
 	const policy = resolvePermissions({ ...settingsStore.permissionLayers(), mode: options.approvalMode });
 	const permissionErrors = [...settingsStore.permissionErrors, ...policy.errors];
 	if (permissionErrors.length > 0) throw new Error(`Invalid permissions settings:\n${permissionErrors.join("\n")}`);
