@@ -65,7 +65,7 @@ export interface CallFacts {
 /** A path relative to `base` with `/` separators, or undefined when it is outside `base`. */
 function within(base: string, absolute: string): string | undefined {
 	const path = relative(base, absolute);
-	if (path === "" || path.startsWith("..") || isAbsolute(path)) return path === "" ? "" : undefined;
+	if (path === ".." || path.startsWith(`..${sep}`) || isAbsolute(path)) return undefined;
 	return sep === "/" ? path : path.split(sep).join("/");
 }
 

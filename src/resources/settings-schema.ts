@@ -36,8 +36,8 @@ export const PermissionsSettingsSchema = Type.Object({
 	mode: Type.Optional(Type.Enum(["auto", "ask", "read-only"])),
 	allow: Type.Optional(Type.Array(Type.String())),
 	deny: Type.Optional(Type.Array(Type.String())),
-	/** How long a request waits for an answer (ms); 0: no limit. */
-	timeoutMs: Type.Optional(Count),
+	/** How long a request waits for an answer (ms); 0: no limit. At most what a timer can wait (~24.8 days). */
+	timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
 });
 
 /**

@@ -198,7 +198,8 @@ export class ToolApprovals {
 			id: this.createId(),
 			toolCallId: context.toolCall.id,
 			toolName: context.toolCall.name,
-			args: context.args,
+			// A copy: what a handler does with it cannot change the call.
+			args: structuredClone(context.args),
 			reason,
 			options: [...OPTIONS],
 			alwaysRule: alwaysRuleFor(facts),

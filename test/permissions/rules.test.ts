@@ -97,6 +97,8 @@ describe("path rules", () => {
 		expect(denyRuleMatches(rule("edit(src/**)"), facts("edit", { path: "src/a/b.ts" }))).toBe(true);
 		expect(denyRuleMatches(rule("edit(src/**)"), write("src/a.ts"))).toBe(false);
 		expect(denyRuleMatches(rule("write(../*)"), write("../sibling.txt"))).toBe(true);
+		// A name that starts with two dots is still inside.
+		expect(alwaysRuleFor(write("..notes"))).toBe("write(..notes)");
 	});
 
 	it("match absolute paths with a leading / and paths under the home directory with ~/", () => {
