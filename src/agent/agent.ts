@@ -4,6 +4,9 @@ import type { AgentMessage } from "./messages.js";
 import { RetryPolicy } from "./retry.js";
 import type { AgentEvent, AgentEventSink, AgentLoopConfig } from "./types.js";
 
+/** The signal of a run nobody can abort. */
+const NEVER = new AbortController().signal;
+
 export const BUSY_MESSAGE =
 	"Agent is already processing. Wait for it to finish, or queue the message as steering or a follow-up.";
 
@@ -17,7 +20,8 @@ export interface AgentOptions {
 
 /**
  * The stateful face of the loop: the conversation, the steering and follow-up queues, the retry
- * policy, one run at a time with its abort controller, and event fan-out to subscribers.
+ * policy, one run at a time, and event fan-out to subscribers. Cancellation belongs to the caller:
+ * each run is given the signal that ends it.
  */
 export class Agent {
 	readonly config: AgentLoopConfig;
@@ -28,18 +32,18 @@ export class Agent {
 	/** While true, queued messages are not delivered (they wait for a resume). */
 	holdQueues = false;
 	private readonly listeners = new Set<AgentEventSink>();
-	private active: { controller: AbortController; done: Promise<void> } | undefined;
+	private active: { done: Promise<void> } | undefined;
 
 	constructor(options: AgentOptions) {
 		this.steering = new MessageQueue(options.steeringMode);
 		this.followUp = new MessageQueue(options.followUpMode);
 		this.retry = options.retry ?? new RetryPolicy();
 		this.messages = options.messages ?? [];
-		this.config = {
-			...options.config,
+		// Not a spread: the given config may read its fields live (getters), and must keep doing so.
+		this.config = Object.assign(Object.create(options.config) as AgentLoopConfig, {
 			getSteeringMessages: () => this.takeFrom(this.steering),
 			getFollowUpMessages: () => this.takeFrom(this.followUp),
-		};
+		});
 	}
 
 	get isRunning(): boolean {
@@ -52,18 +56,21 @@ export class Agent {
 		return () => this.listeners.delete(listener);
 	}
 
-	/** Runs the loop with new prompt messages. Throws when a run is already active. */
-	prompt(messages: AgentMessage | AgentMessage[]): Promise<AgentMessage[]> {
-		return this.start(Array.isArray(messages) ? messages : [messages], false);
+	/**
+	 * Runs the loop with new prompt messages until `signal` fires or the run ends. Throws when a
+	 * run is already active.
+	 */
+	prompt(messages: AgentMessage | AgentMessage[], signal: AbortSignal = NEVER): Promise<AgentMessage[]> {
+		return this.start(Array.isArray(messages) ? messages : [messages], false, signal);
 	}
 
 	/**
 	 * Runs the loop without a new prompt: queued steering (else follow-up) messages are delivered;
 	 * with nothing queued the model is asked to continue from the conversation as it stands.
 	 */
-	continue(): Promise<AgentMessage[]> {
+	continue(signal: AbortSignal = NEVER): Promise<AgentMessage[]> {
 		if (this.active) return Promise.reject(new Error(BUSY_MESSAGE));
-		return this.start(this.takeQueued(), true);
+		return this.start(this.takeQueued(), true, signal);
 	}
 
 	queueSteering(message: AgentMessage, text: string): QueuedMessage {
@@ -89,32 +96,24 @@ export class Agent {
 		return this.steering.size + this.followUp.size;
 	}
 
-	/** Aborts the active run (model request, running tools, retry delay). Queued messages stay queued. */
-	abort(): void {
-		this.active?.controller.abort();
-	}
-
 	/** Resolves when no run is active. */
 	async waitForIdle(): Promise<void> {
 		while (this.active) await this.active.done;
 	}
 
-	private async start(prompts: AgentMessage[], skipInitialSteering: boolean): Promise<AgentMessage[]> {
+	private async start(
+		prompts: AgentMessage[],
+		skipInitialSteering: boolean,
+		signal: AbortSignal,
+	): Promise<AgentMessage[]> {
 		if (this.active) throw new Error(BUSY_MESSAGE);
-		const controller = new AbortController();
 		const { promise: done, resolve: finish } = settledSignal();
-		this.active = { controller, done };
-		const run = {
-			config: this.config,
-			messages: this.messages,
-			sink: this.sink,
-			signal: controller.signal,
-			retry: this.retry,
-		};
+		this.active = { done };
+		const run = { config: this.config, messages: this.messages, sink: this.sink, signal, retry: this.retry };
 		try {
 			const added = await runLoop(run, prompts, { skipInitialSteering });
 			// Messages queued after the run's last delivery point start another run right away.
-			while (!controller.signal.aborted && !this.holdQueues && this.queuedCount > 0) {
+			while (!signal.aborted && !this.holdQueues && this.queuedCount > 0) {
 				added.push(...(await runLoop(run, this.takeQueued(), { skipInitialSteering: true })));
 			}
 			return added;

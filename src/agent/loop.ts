@@ -1,10 +1,17 @@
 import { emptyUsage } from "../llm/cost.js";
 import { describeError } from "../llm/errors.js";
-import type { AssistantMessage, StreamOptions, ToolCall, ToolResultMessage } from "../llm/types.js";
+import type {
+	AssistantMessage,
+	Model,
+	StreamOptions,
+	ThinkingLevel,
+	ToolCall,
+	ToolResultMessage,
+} from "../llm/types.js";
 import { type AgentMessage, convertToLlm } from "./messages.js";
 import type { RetryPolicy } from "./retry.js";
 import { type Emit, executeToolCalls } from "./tool-execution.js";
-import type { AgentEvent, AgentEventSink, AgentLoopConfig } from "./types.js";
+import type { AgentEvent, AgentEventSink, AgentLoopConfig, AgentTool } from "./types.js";
 
 export interface LoopRun {
 	/** Read afresh at every turn. */
@@ -61,7 +68,9 @@ export async function runLoop(
 			for (const message of pending) await deliver(message);
 			pending = [];
 
-			const assistant = await replyWithRetry(run, emit);
+			// One view of model, level, prompt and tools per turn: the request and its tool calls agree.
+			const turn = turnSetup(run.config);
+			const assistant = await replyWithRetry(run, turn, emit);
 			append(assistant);
 			if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
 				await emit({ type: "turn_end", message: assistant, toolResults: [] });
@@ -73,6 +82,7 @@ export async function runLoop(
 			if (calls.length > 0) {
 				toolResults = await executeToolCalls({
 					config: run.config,
+					tools: turn.tools,
 					assistant,
 					calls,
 					signal: run.signal,
@@ -94,15 +104,32 @@ export async function runLoop(
 	return added;
 }
 
+/** What one turn uses: read from the config once, at the turn's start. */
+interface TurnSetup {
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	systemPrompt: string | undefined;
+	tools: AgentTool[];
+}
+
+function turnSetup(config: AgentLoopConfig): TurnSetup {
+	return {
+		model: config.model,
+		thinkingLevel: config.thinkingLevel,
+		systemPrompt: config.systemPrompt,
+		tools: config.tools,
+	};
+}
+
 function pollSteering(run: LoopRun): AgentMessage[] {
 	return run.config.getSteeringMessages?.() ?? [];
 }
 
 /** Streams a reply, retrying transient failures per the retry policy. */
-async function replyWithRetry(run: LoopRun, emit: Emit): Promise<AssistantMessage> {
+async function replyWithRetry(run: LoopRun, turn: TurnSetup, emit: Emit): Promise<AssistantMessage> {
 	let attempt = 0;
 	for (;;) {
-		const message = await streamReply(run, emit);
+		const message = await streamReply(run, turn, emit);
 		const retry = run.retry;
 		if (!retry || run.signal.aborted || !retry.isRetryable(message)) {
 			if (attempt > 0) {
@@ -134,9 +161,9 @@ async function replyWithRetry(run: LoopRun, emit: Emit): Promise<AssistantMessag
 }
 
 /** Streams one reply and emits message_start, message_update per delta, message_end. */
-async function streamReply(run: LoopRun, emit: Emit): Promise<AssistantMessage> {
+async function streamReply(run: LoopRun, turn: TurnSetup, emit: Emit): Promise<AssistantMessage> {
 	const { config, signal } = run;
-	const model = config.model;
+	const model = turn.model;
 	let final: AssistantMessage | undefined;
 	let started = false;
 	try {
@@ -146,11 +173,11 @@ async function streamReply(run: LoopRun, emit: Emit): Promise<AssistantMessage> 
 		const stream = config.streamFunction(
 			model,
 			{
-				systemPrompt: config.systemPrompt,
+				systemPrompt: turn.systemPrompt,
 				messages,
-				tools: config.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+				tools: turn.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
 			},
-			{ ...requestOptions, signal, reasoning: config.thinkingLevel === "off" ? undefined : config.thinkingLevel },
+			{ ...requestOptions, signal, reasoning: turn.thinkingLevel === "off" ? undefined : turn.thinkingLevel },
 		);
 		for await (const event of stream) {
 			if (!started) {
@@ -158,7 +185,7 @@ async function streamReply(run: LoopRun, emit: Emit): Promise<AssistantMessage> 
 				const partial = stream.partial;
 				await emit({
 					type: "message_start",
-					message: partial ? { ...partial, content: [...partial.content] } : blank(run),
+					message: partial ? { ...partial, content: [...partial.content] } : blank(model),
 				});
 				if (event.type === "start") continue;
 			}
@@ -168,16 +195,15 @@ async function streamReply(run: LoopRun, emit: Emit): Promise<AssistantMessage> 
 			if (final) break;
 		}
 	} catch (error) {
-		final = failure(run, describeError(error));
+		final = failure(run, model, describeError(error));
 	}
-	final ??= failure(run, "The model stream ended without a reply");
+	final ??= failure(run, model, "The model stream ended without a reply");
 	if (!started) await emit({ type: "message_start", message: { ...final, content: [] } });
 	await emit({ type: "message_end", message: final });
 	return final;
 }
 
-function blank(run: LoopRun): AssistantMessage {
-	const model = run.config.model;
+function blank(model: Model): AssistantMessage {
 	return {
 		role: "assistant",
 		content: [],
@@ -190,6 +216,6 @@ function blank(run: LoopRun): AssistantMessage {
 	};
 }
 
-function failure(run: LoopRun, errorMessage: string): AssistantMessage {
-	return { ...blank(run), stopReason: run.signal.aborted ? "aborted" : "error", errorMessage };
+function failure(run: LoopRun, model: Model, errorMessage: string): AssistantMessage {
+	return { ...blank(model), stopReason: run.signal.aborted ? "aborted" : "error", errorMessage };
 }

@@ -1,4 +1,3 @@
-import { classifyErrorMessage, retryAfterOf } from "../llm/errors.js";
 import type { AssistantMessage } from "../llm/types.js";
 
 export interface RetrySettings {
@@ -33,10 +32,13 @@ export class RetryPolicy {
 		return this.pending !== undefined;
 	}
 
-	/** Whether a failed reply is worth another request (ignores the attempt count). */
+	/**
+	 * Whether a failed reply is worth another request (ignores the attempt count): what its
+	 * protocol module said in `error.retryable`. A failure without that data is not retried.
+	 */
 	isRetryable(message: AssistantMessage): boolean {
 		if (!this.settings.enabled || message.stopReason !== "error") return false;
-		return classifyErrorMessage(message.errorMessage ?? "") === "transient";
+		return message.error?.retryable === true;
 	}
 
 	/**
@@ -46,7 +48,7 @@ export class RetryPolicy {
 	 */
 	delayFor(attempt: number, failed?: AssistantMessage): number {
 		const backoff = this.settings.baseDelayMs * 2 ** (attempt - 1);
-		const requested = failed ? retryAfterOf(failed) : undefined;
+		const requested = failed?.error?.retryAfterMs;
 		return requested === undefined ? backoff : Math.max(backoff, Math.min(requested, MAX_SERVER_DELAY_MS));
 	}
 

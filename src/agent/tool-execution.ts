@@ -24,6 +24,8 @@ interface PreparedCall {
 
 export interface ToolBatch {
 	config: AgentLoopConfig;
+	/** The tools offered to the model in the request that produced these calls. */
+	tools: readonly AgentTool[];
 	assistant: AssistantMessage;
 	calls: ToolCall[];
 	signal: AbortSignal;
@@ -47,7 +49,7 @@ function errorText(error: unknown): string {
  */
 export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMessage[]> {
 	const { config, calls } = batch;
-	const tools = new Map(config.tools.map((tool) => [tool.name, tool]));
+	const tools = new Map(batch.tools.map((tool) => [tool.name, tool]));
 	const sequential =
 		config.toolExecution === "sequential" || calls.some((call) => tools.get(call.name)?.executionMode === "sequential");
 	const results: ToolResultMessage[] = [];

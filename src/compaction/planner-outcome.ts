@@ -1,4 +1,4 @@
-import { classifyErrorMessage, isQuotaError, statusOf } from "../llm/errors.js";
+import type { ProviderError } from "../llm/errors.js";
 import type { AssistantMessage } from "../llm/types.js";
 import type { LineRange } from "./numbering.js";
 import { parseRangeRecords, type UnusableCategory } from "./parse-ranges.js";
@@ -32,8 +32,6 @@ export interface PlannerView {
 	protectedLines: readonly number[];
 }
 
-const RATE_LIMIT_TEXT = /rate[_ ]?limit|overloaded|too many requests|service unavailable|server error/i;
-
 /** The reply's text blocks, concatenated as they are (no separator is implied between blocks). */
 export function replyText(message: AssistantMessage): string {
 	return message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
@@ -52,7 +50,9 @@ export function classifyPlannerReply(
 	if (isContextOverflowReply(message, contextWindow)) {
 		return message.errorMessage ? { kind: "overflowed", message: message.errorMessage } : { kind: "overflowed" };
 	}
-	if (message.stopReason === "error") return classifyProviderError(message.errorMessage ?? "unknown provider error");
+	if (message.stopReason === "error") {
+		return classifyProviderError(message.errorMessage ?? "unknown provider error", message.error);
+	}
 
 	const truncated = message.stopReason === "length";
 	const parsed = parseRangeRecords(replyText(message), { truncated });
@@ -62,14 +62,20 @@ export function classifyPlannerReply(
 	return { kind: truncated ? "recovered" : "planned", ranges };
 }
 
-function classifyProviderError(errorMessage: string): PlannerFailure {
-	if (isQuotaError(errorMessage)) return { kind: "rateLimited", category: "quota", message: errorMessage };
-	const status = statusOf(errorMessage);
-	if ((status !== undefined && (status === 429 || status >= 500)) || RATE_LIMIT_TEXT.test(errorMessage)) {
-		return { kind: "rateLimited", category: "rate_limited", message: errorMessage };
+/** From the provider's classification: quota, rate limits and server trouble, broken streams, the rest. */
+function classifyProviderError(errorMessage: string, error: ProviderError | undefined): PlannerFailure {
+	switch (error?.kind) {
+		case "quota":
+			return { kind: "rateLimited", category: "quota", message: errorMessage };
+		case "rate_limit":
+		case "overloaded":
+		case "server_error":
+			return { kind: "rateLimited", category: "rate_limited", message: errorMessage };
+		case "network":
+		case "timeout":
+			// Broken connections or streams, not provider verdicts.
+			return { kind: "providerError", category: "stream_error", message: errorMessage };
+		default:
+			return { kind: "providerError", category: "provider_error", message: errorMessage };
 	}
-	// Transient failures without a status are broken connections or streams, not provider verdicts.
-	const category =
-		status === undefined && classifyErrorMessage(errorMessage) === "transient" ? "stream_error" : "provider_error";
-	return { kind: "providerError", category, message: errorMessage };
 }

@@ -1,4 +1,3 @@
-import { isContextOverflow } from "../llm/errors.js";
 import type { Api, AssistantMessage, Usage } from "../llm/types.js";
 import { DEFAULT_RESERVE_TOKENS } from "./constants.js";
 
@@ -22,7 +21,7 @@ export function shouldCompact(tokens: number, contextWindow: number, reserveToke
 
 /**
  * How a reply shows that its request did not fit:
- * - "reported": an error whose text says so;
+ * - "reported": an error its provider classified as a context overflow (`error.kind`);
  * - "silent_stop": a normal stop although the prompt alone exceeded the window (some servers
  *   truncate the prompt silently);
  * - "silent_length": a length stop with no output at all and the prompt at 99% of the window.
@@ -32,7 +31,7 @@ export type OverflowKind = "reported" | "silent_stop" | "silent_length";
 
 export function contextOverflowOf(message: AssistantMessage, contextWindow: number): OverflowKind | undefined {
 	if (message.stopReason === "error") {
-		return message.errorMessage && isContextOverflow(message.errorMessage) ? "reported" : undefined;
+		return message.error?.kind === "context_overflow" ? "reported" : undefined;
 	}
 	if (contextWindow <= 0) return undefined;
 	const prompt = message.usage.input + message.usage.cacheRead;

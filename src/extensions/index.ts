@@ -15,5 +15,5 @@ export type {
 export { type LoadExtensionsOptions, loadExtensions } from "./load.js";
 export { ExtensionRunner, type ExtensionRunnerOptions, type InputOutcome, type InputRequest } from "./runner.js";
 export type * from "./types.js";
-export { createUiContext, headlessUiBackend, THEME_SWITCH_ERROR, WIDGET_FACTORY_ERROR } from "./ui-context.js";
+export { createUiContext, headlessUiBackend, THEME_SWITCH_ERROR } from "./ui-context.js";
 export type * from "./ui-types.js";

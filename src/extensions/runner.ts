@@ -29,6 +29,8 @@ export interface ExtensionRunnerOptions {
 	ui?: ExtensionUiBackend;
 	/** Receives every load, hook and command failure. Must not throw. */
 	onError: ExtensionErrorListener;
+	/** How long one factory may take before it is given up (default EXTENSION_LOAD_TIMEOUT_MS). */
+	loadTimeoutMs?: number;
 }
 
 export interface InputRequest {
@@ -50,6 +52,25 @@ type Invocation = { ok: true; value: unknown } | { ok: false; error: string };
  * except `tool_call`, which blocks the call (fail closed). Handlers run one at a time in load
  * order, then registration order.
  */
+/**
+ * How long an extension's factory may take. One that never settles would otherwise hold back
+ * every command that waits for the extensions (prompts, get_commands) for good.
+ */
+export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
+
+/** Awaits `work`; rejects with `message` once `ms` have passed without it settling. */
+async function settleWithin<T>(work: T | Promise<T>, ms: number, message: string): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_resolve, reject) => {
+		timer = setTimeout(() => reject(new Error(message)), ms);
+	});
+	try {
+		return await Promise.race([work, timeout]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
 export class ExtensionRunner {
 	readonly ui: ExtensionUiContext;
 	readonly hasUI: boolean;
@@ -59,8 +80,10 @@ export class ExtensionRunner {
 	private readonly wrappedTools = new WeakMap<ToolDefinition, AgentTool>();
 	private readonly baseContext: ExtensionContext;
 	private turnIndex = 0;
+	private readonly loadTimeoutMs: number;
 
 	constructor(options: ExtensionRunnerOptions) {
+		this.loadTimeoutMs = options.loadTimeoutMs ?? EXTENSION_LOAD_TIMEOUT_MS;
 		this.host = options.host;
 		this.onError = options.onError;
 		this.hasUI = options.ui !== undefined;
@@ -82,7 +105,11 @@ export class ExtensionRunner {
 			toolOwner: (name, except) => this.records.find((other) => other !== except && other.tools.has(name))?.path,
 		});
 		try {
-			await factory(api);
+			await settleWithin(
+				factory(api),
+				this.loadTimeoutMs,
+				`The extension did not finish loading within ${this.loadTimeoutMs} ms; it is not loaded`,
+			);
 		} catch (error) {
 			this.onError({ extensionPath: path, event: "load", error: errorText(error) });
 			return false;

@@ -1,6 +1,5 @@
 import type { ExtensionUiBackend, ExtensionUiContext } from "./ui-types.js";
 
-export const WIDGET_FACTORY_ERROR = "Component-factory widgets are unavailable in this RPC host.";
 export const THEME_SWITCH_ERROR = "Theme switching not supported in RPC mode";
 
 /** Without a UI (print and json modes) dialogs answer their default at once and the rest is dropped. */
@@ -31,7 +30,8 @@ export function createUiContext(backend: ExtensionUiBackend): ExtensionUiContext
 		notify: (message, type) => backend.notify(message, type),
 		setStatus: (key, text) => backend.setStatus(key, text),
 		setWidget(key, content, options) {
-			if (typeof content === "function") throw new Error(WIDGET_FACTORY_ERROR);
+			// A component factory draws on a terminal; there is none, so it is ignored (nothing is sent).
+			if (typeof content === "function") return;
 			if (content !== undefined && !(Array.isArray(content) && content.every((line) => typeof line === "string")))
 				throw new TypeError("setWidget expects an array of strings (or undefined to clear)");
 			backend.setWidget(key, content, options?.placement);

@@ -42,7 +42,7 @@ export interface ChatRenderSettings {
 	toolOutputExpanded: boolean;
 }
 
-/** A widget given as a component factory (TUI only): rejected by this host. */
+/** A widget given as a component factory (TUI only): ignored by this host. */
 export type WidgetFactory = (...args: never[]) => unknown;
 
 /**
@@ -57,7 +57,7 @@ export interface ExtensionUiContext {
 	notify(message: string, type?: NotifyType): void;
 	/** Undefined text clears the entry. */
 	setStatus(key: string, text?: string): void;
-	/** Undefined lines clear the widget. A component factory throws: this host has no terminal. */
+	/** Undefined lines clear the widget. A component factory is ignored: this host has no terminal. */
 	setWidget(key: string, content?: string[] | WidgetFactory, options?: ExtensionWidgetOptions): void;
 	setTitle(title: string): void;
 	setEditorText(text: string): void;

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { conforms, describeProblem, findSchemaProblem, kindOf } from "./config-check.js";
+import { configCheck, keyPath } from "./config-validator.js";
 import { Type } from "./schema-builders.js";
 
 /** Loads node:child_process only for a `!command` secret: most starts never run one. */
@@ -52,7 +52,16 @@ interface StoredCredential {
 }
 
 /** One provider's entry in auth.json. Atomic stores API keys only (`type` may be left out). */
-const StoredCredentialSchema = Type.Object({ type: Type.Optional(Type.Literal("api_key")), key: Type.String() });
+const StoredCredentialSchema = Type.Object(
+	{
+		type: Type.Optional(
+			Type.Literal("api_key", { description: '"api_key" (the only kind of credential Atomic stores)' }),
+		),
+		key: Type.String({ description: "a string (the key)" }),
+	},
+	{ description: 'an object like {"type": "api_key", "key": "..."}' },
+);
+const checkCredential = configCheck(StoredCredentialSchema);
 
 /**
  * Resolves API keys in this order: a runtime key, `<agentDir>/auth.json`, the models.json
@@ -156,14 +165,16 @@ export class CredentialStore {
 				throw new Error(`${this.authPath} is not valid JSON; fix or remove it`);
 			}
 			const isObject = typeof data === "object" && data !== null && !Array.isArray(data);
-			if (!isObject) {
-				this.invalid.set("", `${this.authPath} must hold a JSON object, found ${kindOf(data)}; the file is ignored`);
-			}
+			if (!isObject)
+				this.invalid.set("", `${this.authPath}: (the file): expected an object of providers; the file is ignored`);
 			const entries = typeof data === "object" && data !== null && isObject ? Object.entries(data) : [];
 			for (const [provider, value] of entries) {
-				const problem = findSchemaProblem(StoredCredentialSchema, value, [provider]);
-				if (problem) this.invalid.set(provider, `${describeProblem(this.authPath, problem)}; the entry is ignored`);
-				else if (conforms(StoredCredentialSchema, value)) parsed[provider] = { type: "api_key", key: value.key };
+				const checked = checkCredential(value, keyPath("", [provider]));
+				if (checked.ok) parsed[provider] = { type: "api_key", key: checked.value.key };
+				else {
+					const problems = checked.problems.map((problem) => `${problem.path}: expected ${problem.expected}`);
+					this.invalid.set(provider, `${this.authPath}: ${problems.join("; ")}; the entry is ignored`);
+				}
 			}
 		}
 		this.stored = parsed;

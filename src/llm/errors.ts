@@ -1,120 +1,169 @@
-import type { AssistantMessage } from "./types.js";
-
 /**
- * Classifies provider failures from the error message an assistant message carries. Providers put
- * the HTTP status first (`529 {...}`), as the SDKs do, so the message alone is enough.
- *
- * - `transient`: worth retrying (429, 5xx, 529 overloaded, network resets, timeouts).
- * - `permanent`: retrying cannot help (401/403, 400 invalid request, out of quota or billing).
- * - `context_overflow`: the request did not fit the model's context window; compaction owns it.
- * - `aborted`: the caller cancelled.
+ * Provider failures as data. Each protocol module turns what its SDK threw, or the error its stream
+ * reported, into a `ProviderError` on the failed assistant message; retry and compaction read its
+ * fields and never the message text. The text (`errorMessage`) is for people.
  */
-export type ErrorKind = "transient" | "permanent" | "context_overflow" | "aborted";
 
-const OVERFLOW_PATTERNS: RegExp[] = [
-	/prompt is too long/i, // Anthropic
-	/input length and `?max_tokens`? exceed context limit/i, // Anthropic
-	/exceeds? the context window/i, // OpenAI Responses
-	/maximum context length/i, // OpenAI, vLLM, OpenRouter, Mistral
-	/context[_ ]length[_ ]exceeded/i, // OpenAI code
-	/input token count.*exceeds the maximum/i, // Gemini
-	/exceeds the maximum number of tokens/i, // Gemini
-	/exceeds? (the )?available context size/i, // llama.cpp
-	/context (window|length|size) (is )?(exceeded|too small|full)/i,
-	/too many (input )?tokens/i,
-	/reduce the length of the (messages|prompt|input)/i, // Groq
-	/prompt too long/i, // Ollama
-	/request too large for model/i,
+/**
+ * What went wrong, as the agent acts on it:
+ * - `rate_limit`: 429 (not a spent quota); `overloaded`: 503, 529; `server_error`: other 5xx;
+ * - `timeout`: 408, the SDK's request timeout, the stream idle timeout;
+ * - `network`: the connection failed or dropped, or the stream ended before the reply was complete;
+ * - `context_overflow`: the request did not fit the model's window (compaction owns it);
+ * - `quota`: out of credits, billing, spending limits; `auth`: 401, 403;
+ * - `invalid_request`: other 4xx; `content_filter`: a safety or recitation stop, a refusal;
+ * - `invalid_response`: a frame the SDK could not parse; `unknown`: anything else.
+ */
+export type ProviderErrorKind =
+	| "rate_limit"
+	| "overloaded"
+	| "server_error"
+	| "timeout"
+	| "network"
+	| "context_overflow"
+	| "quota"
+	| "auth"
+	| "invalid_request"
+	| "content_filter"
+	| "invalid_response"
+	| "unknown";
+
+export const PROVIDER_ERROR_KINDS: readonly ProviderErrorKind[] = [
+	"rate_limit",
+	"overloaded",
+	"server_error",
+	"timeout",
+	"network",
+	"context_overflow",
+	"quota",
+	"auth",
+	"invalid_request",
+	"content_filter",
+	"invalid_response",
+	"unknown",
 ];
 
-/** Throttling that mentions tokens ("ThrottlingException: Too many tokens") is not an overflow. */
-const NOT_OVERFLOW_PATTERNS: RegExp[] = [/throttl/i, /rate[_ ]?limit/i, /too many requests/i];
-
-const QUOTA_PATTERNS: RegExp[] = [
-	/insufficient[_ ]quota/i,
-	/quota exceeded/i,
-	/exceeded your current quota/i,
-	/billing/i,
-	/out of (budget|credits)/i,
-	/credit balance is too low/i,
-	/usage limit/i,
-];
-
-const TRANSIENT_PATTERNS: RegExp[] = [
-	/overloaded/i,
-	/rate[_ ]?limit/i,
-	/too many requests/i,
-	/service unavailable/i,
-	/internal server error/i,
-	/server error/i,
-	/bad gateway/i,
-	/gateway time-?out/i,
-	/\bECONNRESET\b/,
-	/\bECONNREFUSED\b/,
-	/\bETIMEDOUT\b/,
-	/\bEPIPE\b/,
-	/\bEAI_AGAIN\b/,
-	/\bENOTFOUND\b/,
-	/socket hang up/i,
-	/other side closed/i,
-	/connection (error|reset|refused|lost|closed)/i,
-	/network (error|failure)/i,
-	/fetch failed/i,
-	/timed? ?out/i,
-	/\bterminated\b/i,
-	/stream (ended|closed) (early|before|unexpectedly)/i,
-	/ended without/i,
-	/premature close/i,
-	/idle timeout/i,
-	/resource[_ ]?exhausted/i,
-	/unavailable/i,
-	/try again/i,
-];
-
-const ABORT_PATTERNS: RegExp[] = [
-	/^(request )?(was )?abort(ed)?/i,
-	/operation (was )?aborted/i,
-	/\bcancell?ed by (the )?user/i,
-];
-
-/** The HTTP status at the start of a provider error message, if any. */
-export function statusOf(message: string): number | undefined {
-	const match = /^(\d{3})\b/.exec(message.trim());
-	return match ? Number(match[1]) : undefined;
+export interface ProviderError {
+	kind: ProviderErrorKind;
+	/** Whether sending the same request again can succeed. */
+	retryable: boolean;
+	/** The HTTP status, or the one the provider's in-stream error type stands for. */
+	status?: number;
+	/** The provider's own error type or code (`overloaded_error`, `context_length_exceeded`, `ECONNRESET`). */
+	code?: string;
+	/** How long the server asked to wait before retrying (retry-after), in ms. */
+	retryAfterMs?: number;
 }
 
-export function isContextOverflow(message: string): boolean {
-	if (NOT_OVERFLOW_PATTERNS.some((pattern) => pattern.test(message))) return false;
-	return OVERFLOW_PATTERNS.some((pattern) => pattern.test(message));
+const RETRYABLE_KINDS = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "server_error", "timeout", "network"]);
+
+/** A ProviderError of `kind`, retryable as the kind implies unless `fields` says otherwise. */
+export function providerError(
+	kind: ProviderErrorKind,
+	fields: Partial<Omit<ProviderError, "kind">> = {},
+): ProviderError {
+	const error: ProviderError = { kind, retryable: fields.retryable ?? RETRYABLE_KINDS.has(kind) };
+	if (fields.status !== undefined) error.status = fields.status;
+	if (fields.code !== undefined && fields.code !== "") error.code = fields.code;
+	if (fields.retryAfterMs !== undefined) error.retryAfterMs = fields.retryAfterMs;
+	return error;
 }
 
-export function isQuotaError(message: string): boolean {
-	return QUOTA_PATTERNS.some((pattern) => pattern.test(message));
-}
-
-export function classifyErrorMessage(message: string): ErrorKind {
-	if (ABORT_PATTERNS.some((pattern) => pattern.test(message))) return "aborted";
-	if (isContextOverflow(message)) return "context_overflow";
-	if (isQuotaError(message)) return "permanent";
-	const status = statusOf(message);
-	if (status !== undefined) {
-		if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) return "transient";
-		if (status >= 400) return "permanent";
-	}
-	if (TRANSIENT_PATTERNS.some((pattern) => pattern.test(message))) return "transient";
-	return "permanent";
-}
-
-export function isTransientError(message: string): boolean {
-	return classifyErrorMessage(message) === "transient";
+/** The kind an HTTP status stands for when the body tells nothing more. */
+export function kindOfStatus(status: number): ProviderErrorKind {
+	if (status === 429) return "rate_limit";
+	if (status === 503 || status === 529) return "overloaded";
+	if (status === 408) return "timeout";
+	if (status >= 500) return "server_error";
+	if (status === 401 || status === 403) return "auth";
+	if (status === 402) return "quota";
+	if (status >= 400) return "invalid_request";
+	return "unknown";
 }
 
 /**
- * Turns anything thrown by an SDK or by fetch into one line of text. SDK API errors already read
- * `<status> <body>`; other errors keep their message, with the cause's code when there is one.
+ * The error of an HTTP failure from its status (409 and 425 ask for the request again), with the
+ * provider's code and the server's retry-after when known.
+ */
+export function errorFromStatus(
+	status: number,
+	fields: { code?: string; retryAfterMs?: number; kind?: ProviderErrorKind } = {},
+): ProviderError {
+	const kind = fields.kind ?? kindOfStatus(status);
+	const retryable = kind === "invalid_request" && (status === 409 || status === 425) ? true : undefined;
+	return providerError(kind, { ...fields, status, ...(retryable ? { retryable } : {}) });
+}
+
+/**
+ * Thrown by a protocol module with the error already classified; the registry puts `error` on the
+ * failed message and `message` in its `errorMessage`.
+ */
+export class ProviderFailure extends Error {
+	readonly error: ProviderError;
+
+	constructor(message: string, error: ProviderError, options?: ErrorOptions) {
+		super(message, options);
+		this.name = "ProviderFailure";
+		this.error = error;
+	}
+}
+
+/** Node and undici error codes of a connection that failed or dropped. */
+const NETWORK_CODES = new Set([
+	"ECONNRESET",
+	"ECONNREFUSED",
+	"ECONNABORTED",
+	"EPIPE",
+	"EAI_AGAIN",
+	"ENOTFOUND",
+	"ENETUNREACH",
+	"EHOSTUNREACH",
+	"UND_ERR_SOCKET",
+	"UND_ERR_CLOSED",
+	"UND_ERR_CONNECT_TIMEOUT",
+]);
+const TIMEOUT_CODES = new Set(["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/**
+ * The error for anything a protocol module threw: a ProviderFailure as classified; otherwise from
+ * typed fields only (a numeric `status`, a network `code` on the error or its causes, a JSON
+ * SyntaxError). Whatever carries none of these is `unknown`, and not retried.
+ */
+export function errorFromThrown(error: unknown): ProviderError {
+	if (error instanceof ProviderFailure) return error.error;
+	const status = numberField(error, "status");
+	if (status !== undefined && status >= 400 && status <= 599) {
+		return errorFromStatus(status, { retryAfterMs: retryAfterFromError(error) });
+	}
+	const code = networkCode(error);
+	if (code) return providerError(TIMEOUT_CODES.has(code) ? "timeout" : "network", { code });
+	if (error instanceof SyntaxError) return providerError("invalid_response");
+	return providerError("unknown");
+}
+
+/** The first network or timeout code on the error or its causes. */
+export function networkCode(error: unknown): string | undefined {
+	for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === "string" && (NETWORK_CODES.has(code) || TIMEOUT_CODES.has(code))) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function numberField(value: unknown, name: string): number | undefined {
+	if (!value || typeof value !== "object") return undefined;
+	const field = (value as Record<string, unknown>)[name];
+	return typeof field === "number" && Number.isInteger(field) ? field : undefined;
+}
+
+/**
+ * Turns anything thrown by an SDK or by fetch into one line of text. A ProviderFailure's text is
+ * final; SDK API errors already read `<status> <body>`; other errors keep their message, with the cause's code when there is one.
  * Never includes request headers, so credentials cannot leak through it.
  */
 export function describeError(error: unknown): string {
+	if (error instanceof ProviderFailure) return error.message;
 	if (error instanceof Error) {
 		const cause = (error as Error & { cause?: unknown }).cause;
 		const rawCode = cause && typeof cause === "object" && "code" in cause ? cause.code : undefined;
@@ -125,36 +174,29 @@ export function describeError(error: unknown): string {
 	return String(error);
 }
 
-/** Server-requested delays before a retry, per failed reply (kept off the message itself). */
-const retryAfterHints = new WeakMap<AssistantMessage, number>();
-
-/** The delay the server asked for (retry-after) before retrying this failed reply, in ms. */
-export function retryAfterOf(message: AssistantMessage): number | undefined {
-	return retryAfterHints.get(message);
-}
-
-export function noteRetryAfter(message: AssistantMessage, delayMs: number | undefined): void {
-	if (delayMs !== undefined) retryAfterHints.set(message, delayMs);
-}
-
 /**
  * The `retry-after-ms` or `retry-after` (seconds or an HTTP date) header of an HTTP error from a
  * provider SDK, looked up on the error and its causes; undefined when there is none.
  */
 export function retryAfterFromError(error: unknown, now = Date.now()): number | undefined {
 	for (let current = error, depth = 0; current && typeof current === "object" && depth < 4; depth++) {
-		const headers = (current as { headers?: unknown }).headers;
-		const milliseconds = nonNegative(readHeader(headers, "retry-after-ms"));
-		if (milliseconds !== undefined) return milliseconds;
-		const value = readHeader(headers, "retry-after");
-		const seconds = nonNegative(value);
-		if (seconds !== undefined) return seconds * 1000;
-		// An HTTP date names its day and month; bare numbers that were not valid seconds are not dates.
-		const date = value !== undefined && /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
-		if (Number.isFinite(date)) return Math.max(0, date - now);
+		const delay = retryAfterFromHeaders((current as { headers?: unknown }).headers, now);
+		if (delay !== undefined) return delay;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
+}
+
+/** The retry-after of a set of response headers (a Headers object or a plain record), in ms. */
+export function retryAfterFromHeaders(headers: unknown, now = Date.now()): number | undefined {
+	const milliseconds = nonNegative(readHeader(headers, "retry-after-ms"));
+	if (milliseconds !== undefined) return milliseconds;
+	const value = readHeader(headers, "retry-after");
+	const seconds = nonNegative(value);
+	if (seconds !== undefined) return seconds * 1000;
+	// An HTTP date names its day and month; bare numbers that were not valid seconds are not dates.
+	const date = value !== undefined && /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+	return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
 function nonNegative(text: string | undefined): number | undefined {

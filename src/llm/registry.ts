@@ -1,4 +1,4 @@
-import { describeError, noteRetryAfter, retryAfterFromError } from "./errors.js";
+import { describeError, errorFromThrown, providerError } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
 import type { Api, Context, Model, StreamOptions } from "./types.js";
@@ -93,16 +93,12 @@ async function run(model: Model, context: Context, options: StreamOptions, out: 
 		await provider.streamReply(model, context, { ...options, signal: controller.signal }, out);
 		if (!out.isFinished) {
 			if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
-			out.fail("Provider stream ended without a final message", false);
+			out.fail("Provider stream ended without a final message", false, providerError("network"));
 		}
 	} catch (error) {
-		if (idleMessage) out.fail(idleMessage, false);
+		if (idleMessage) out.fail(idleMessage, false, providerError("timeout"));
 		else if (callerSignal?.aborted) out.fail(ABORTED_MESSAGE, true);
-		else {
-			// Fail first: the hint belongs to the final message, which fail() completes.
-			out.fail(describeError(error), false);
-			noteRetryAfter(out.message, retryAfterFromError(error));
-		}
+		else out.fail(describeError(error), false, errorFromThrown(error));
 	} finally {
 		clearTimeout(idleTimer);
 		unsubscribe?.();

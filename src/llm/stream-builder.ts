@@ -1,4 +1,5 @@
 import { calculateCost, emptyUsage } from "./cost.js";
+import type { ProviderError } from "./errors.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
 import type { AssistantMessage, Model, StopReason, TextContent, ThinkingContent, ToolCall } from "./types.js";
 
@@ -164,14 +165,18 @@ export class AssistantStreamBuilder {
 		this.stream.push({ type: "done", reason, message: this.message });
 	}
 
-	/** Ends the stream with an error; `aborted` when the request's signal fired. */
-	fail(errorMessage: string, aborted: boolean): void {
+	/**
+	 * Ends the stream with an error; `aborted` when the request's signal fired. `error` is the
+	 * failure as data (absent for an abort, and for a failure nobody classified: never retried).
+	 */
+	fail(errorMessage: string, aborted: boolean, error?: ProviderError): void {
 		if (this.finished) return;
 		this.start();
 		this.closeOpenBlocks();
 		this.finished = true;
 		this.message.stopReason = aborted ? "aborted" : "error";
 		this.message.errorMessage = errorMessage;
+		if (error && !aborted) this.message.error = error;
 		this.stream.push({ type: "error", reason: aborted ? "aborted" : "error", message: this.message });
 	}
 

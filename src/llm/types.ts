@@ -1,4 +1,5 @@
 import type { TSchema } from "typebox";
+import type { ProviderError } from "./errors.js";
 
 /** The wire protocols Atomic speaks. Each has one module under `src/llm/providers/`. */
 export type Api = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
@@ -41,6 +42,13 @@ export interface ModelCompat {
 	requiresToolResultName?: boolean;
 	/** openai-completions: replay earlier thinking as plain text. */
 	requiresThinkingAsText?: boolean;
+	/**
+	 * openai-completions: send earlier reasoning back, in the field it arrived in
+	 * (`reasoning_content` or `reasoning`), for servers that need it: `tool-loop` for the replies
+	 * since the last user message, `tool-turns` for every reply of a user turn that called tools,
+	 * `always` for every reply. Absent: never.
+	 */
+	sendReasoning?: "tool-loop" | "tool-turns" | "always";
 	/** openai-completions: how reasoning is requested. */
 	thinkingFormat?: "reasoning_effort" | "openrouter" | "qwen" | "none";
 	/** anthropic-messages: use adaptive thinking with `output_config.effort`. */
@@ -139,7 +147,10 @@ export interface AssistantMessage {
 	model: string;
 	usage: Usage;
 	stopReason: StopReason;
+	/** What a person reads about the failure (stopReason "error" or "aborted"). */
 	errorMessage?: string;
+	/** The failure as data (stopReason "error"): what retry and compaction decide on. */
+	error?: ProviderError;
 	timestamp: number;
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { conforms, describeProblem, findSchemaProblem } from "../llm/config-check.js";
+import type { TSchema } from "typebox";
+import { type ConfigCheck, type ConfigProblem, configCheck, keyPath } from "../llm/config-validator.js";
 import { type PermissionsSettings, type SettingsFile, SettingsSchema } from "./settings-schema.js";
 
 export type { CompactionSettings, PermissionsSettings, RetrySettings } from "./settings-schema.js";
@@ -16,34 +17,62 @@ export interface PermissionsLayer {
 	block: PermissionsSettings;
 }
 
-type Path = (string | number)[];
-
 /** A file as written (kept for rewriting it) and its validated settings. */
 interface FileContent {
 	raw: Record<string, unknown>;
 	valid: Settings;
 }
 
+interface Problems {
+	errors: string[];
+	permissionErrors: string[];
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * Removes the value a problem points at: the property named last on its path (an array goes
- * as a whole). Returns whether something was removed.
- */
-function removeAt(root: Record<string, unknown>, path: Path): boolean {
-	const keys = path.slice(0, path.findLastIndex((part) => typeof part === "string") + 1);
-	for (let length = keys.length; length > 0; length--) {
-		let parent: unknown = root;
-		for (const key of keys.slice(0, length - 1)) parent = isObject(parent) ? parent[String(key)] : undefined;
-		const key = String(keys[length - 1]);
-		if (isObject(parent) && Object.hasOwn(parent, key)) {
-			delete parent[key];
-			return true;
-		}
+function isSchema(value: unknown): value is TSchema {
+	return isObject(value);
+}
+
+const checkFile = configCheck(SettingsSchema);
+const PROPERTIES: Record<string, unknown> = SettingsSchema.properties;
+const checks = new Map<TSchema, ConfigCheck<TSchema>>();
+
+/** The compiled check of a part of the schema (made on first use). */
+function checkOf(schema: TSchema): ConfigCheck<TSchema> {
+	let check = checks.get(schema);
+	if (!check) {
+		check = configCheck(schema);
+		checks.set(schema, check);
 	}
-	return false;
+	return check;
+}
+
+function lines(path: string, problems: ConfigProblem[], suffix = ""): string[] {
+	return problems.map((problem) => `${path}: ${problem.path || "(the file)"}: expected ${problem.expected}${suffix}`);
+}
+
+/**
+ * The part of `value` that matches `schema`: all of it, or for an object, key by key (keys the
+ * schema does not name are kept), reporting what was left out. Undefined when nothing is kept.
+ */
+function salvage(schema: TSchema, value: unknown, at: string, report: (problems: ConfigProblem[]) => void): unknown {
+	const checked = checkOf(schema)(value, at);
+	if (checked.ok) return value;
+	const properties = "properties" in schema && isObject(schema.properties) ? schema.properties : undefined;
+	if (!properties || !isObject(value)) {
+		report(checked.problems);
+		return undefined;
+	}
+	const kept: Record<string, unknown> = {};
+	for (const [key, item] of Object.entries(value)) {
+		const property = properties[key];
+		const part = isSchema(property) ? salvage(property, item, keyPath(at, [key]), report) : item;
+		if (part !== undefined) kept[key] = part;
+	}
+	return kept;
 }
 
 /**
@@ -51,14 +80,37 @@ function removeAt(root: Record<string, unknown>, path: Path): boolean {
  * dropped (the rest of the file applies). A bad `permissions` block is reported in
  * `permissionErrors` instead: the policy the user wrote is unknown, so nothing may run under it.
  */
-function readSettingsFile(path: string, store: { errors: string[]; permissionErrors: string[] }): FileContent {
+function validate(path: string, data: Record<string, unknown>, problems: Problems): Settings {
+	const whole = checkFile(data, "");
+	if (whole.ok) return whole.value;
+	const kept: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(data)) {
+		const schema = PROPERTIES[key];
+		if (!isSchema(schema)) {
+			kept[key] = value;
+		} else if (key === "permissions") {
+			const checked = checkOf(schema)(value, key);
+			if (checked.ok) kept[key] = value;
+			else problems.permissionErrors.push(...lines(path, checked.problems));
+		} else {
+			const part = salvage(schema, value, key, (found) =>
+				problems.errors.push(...lines(path, found, "; the value is ignored")),
+			);
+			if (part !== undefined) kept[key] = part;
+		}
+	}
+	const checked = checkFile(kept, "");
+	return checked.ok ? checked.value : {};
+}
+
+function readSettingsFile(path: string, problems: Problems): FileContent {
 	if (!existsSync(path)) return { raw: {}, valid: {} };
 	let text: string;
 	let data: unknown;
 	try {
 		text = readFileSync(path, "utf8");
 	} catch (error) {
-		store.errors.push(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
+		problems.errors.push(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
 		return { raw: {}, valid: {} };
 	}
 	try {
@@ -66,37 +118,15 @@ function readSettingsFile(path: string, store: { errors: string[]; permissionErr
 	} catch (error) {
 		const message = `${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`;
 		// Its rules cannot be known: running without them could run what they forbid.
-		if (text.includes('"permissions"')) store.permissionErrors.push(`${message}; it holds permissions`);
-		else store.errors.push(message);
+		if (text.includes('"permissions"')) problems.permissionErrors.push(`${message}; it holds permissions`);
+		else problems.errors.push(message);
 		return { raw: {}, valid: {} };
 	}
 	if (!isObject(data)) {
-		store.errors.push(`${path}: expected a JSON object`);
+		problems.errors.push(`${path}: expected a JSON object`);
 		return { raw: {}, valid: {} };
 	}
-	return { raw: data, valid: validate(path, data, store) };
-}
-
-function validate(
-	path: string,
-	data: Record<string, unknown>,
-	store: { errors: string[]; permissionErrors: string[] },
-): Settings {
-	const value = structuredClone(data);
-	for (
-		let problem = findSchemaProblem(SettingsSchema, value);
-		problem;
-		problem = findSchemaProblem(SettingsSchema, value)
-	) {
-		if (problem.path[0] === "permissions") {
-			store.permissionErrors.push(describeProblem(path, problem));
-			delete value.permissions;
-		} else {
-			store.errors.push(`${describeProblem(path, problem)}; the value is ignored`);
-			if (!removeAt(value, problem.path)) return {};
-		}
-	}
-	return conforms(SettingsSchema, value) ? value : {};
+	return { raw: data, valid: validate(path, data, problems) };
 }
 
 function mergeSettings(base: Settings, override: Settings): Settings {

@@ -1,5 +1,5 @@
 import type { AgentSession } from "../runtime/agent-session.js";
-import { publicModel } from "../runtime/model-control.js";
+import { publicModel } from "../runtime/model-selection.js";
 import type { RpcApprovals } from "./approvals.js";
 import type { Command, CommandOf, CommandType } from "./protocol/commands.js";
 import { failure, type Response, type ResponseId, success } from "./protocol/responses.js";
@@ -8,6 +8,11 @@ export interface HandlerContext {
 	session: AgentSession;
 	/** Writes a record now (events that belong to a command, e.g. bash deltas). */
 	emit(record: Record<string, unknown>): void;
+	/**
+	 * Lets the commands behind this one start before it is done: a prompt once it is accepted,
+	 * bash once it has started. Other commands hold the order until their response.
+	 */
+	release(): void;
 	/** Where tool approval answers go; absent: no request can be open. */
 	approvals?: RpcApprovals;
 }
@@ -50,10 +55,11 @@ function handlePrompt(
 					accepted = true;
 					// Written now, synchronously, so that it precedes the run's agent_start.
 					context.emit({ ...success("prompt", id) });
+					context.release();
 					resolve(undefined);
 				},
-				// The ordered lane moves on while an extension command runs (it may wait on a dialog).
-				onCommandStart: () => resolve(undefined),
+				// Later commands go on while an extension command runs (it may wait on a dialog).
+				onCommandStart: () => context.release(),
 			})
 			.catch((error: unknown) => {
 				if (accepted) {
@@ -71,6 +77,7 @@ function runBash(command: CommandOf<"bash"> | CommandOf<"user_bash">, context: H
 	return context.session.executeBash(command.command, {
 		requestId: command.id,
 		excludeFromContext: command.excludeFromContext,
+		onStarted: () => context.release(),
 		onData: (channel, delta) => {
 			const event: Record<string, unknown> = { type: "bash_execution_update", channel, delta };
 			context.emit(

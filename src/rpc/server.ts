@@ -1,20 +1,21 @@
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { RpcApprovals } from "./approvals.js";
+import { CommandOrder, isImmediate } from "./command-order.js";
 import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
 import { handleCommand } from "./handlers.js";
-import { Lanes } from "./lanes.js";
 import type { OutputWriter } from "./output.js";
 import type { Command } from "./protocol/commands.js";
 import { parseInput } from "./protocol/validate.js";
 import { createWireEncoder } from "./wire-events.js";
 
 /**
- * The RPC dispatcher: validates each input record, runs it on its lane, writes exactly one
- * response per command, and forwards the session's events. Never throws on input.
+ * The RPC dispatcher: validates each input record, runs commands in arrival order (see
+ * command-order.ts for the few that overtake), writes exactly one response per command, and
+ * forwards the session's events. Never throws on input.
  */
 export class RpcServer {
-	private readonly lanes = new Lanes((command) => this.run(command));
+	private readonly order = new CommandOrder();
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly unsubscribe: () => void;
 	/** Records that arrived while an earlier one waits for the full validator, in order. */
@@ -53,7 +54,9 @@ export class RpcServer {
 			return;
 		}
 		if (input.kind === "error") {
-			this.writer.write(input.response);
+			// In order like any command: its response never overtakes an earlier one.
+			const response = input.response;
+			this.track(this.order.schedule(async () => void this.writer.write(response)));
 			return;
 		}
 		if (input.kind === "ui_response") {
@@ -61,7 +64,9 @@ export class RpcServer {
 			this.ui?.handleResponse(input.response);
 			return;
 		}
-		this.track(this.lanes.schedule(input.command));
+		const command = input.command;
+		if (isImmediate(command.type)) this.track(this.run(command, () => undefined));
+		else this.track(this.order.schedule((release) => this.run(command, release)));
 	}
 
 	/** Resolves once every command received so far has been answered. */
@@ -73,15 +78,20 @@ export class RpcServer {
 		this.unsubscribe();
 	}
 
-	private async run(command: Command): Promise<void> {
+	private async run(command: Command, release: () => void): Promise<void> {
 		const response = await handleCommand(command, {
 			session: this.session,
 			emit: (record) => {
 				this.writer.write(record);
 			},
+			release,
 			approvals: this.approvals,
 		});
-		if (response) await this.writer.write(response);
+		if (response) {
+			// What the command changed is announced (state_changed) before its response.
+			this.session.flushState();
+			await this.writer.write(response);
+		}
 		this.afterResponse();
 	}
 

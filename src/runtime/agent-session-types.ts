@@ -10,7 +10,7 @@ import type { Skill } from "../resources/skills.js";
 import type { Session } from "../session/session.js";
 import type { ApprovalHandler } from "./approvals.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
-import type { ModelControl } from "./model-control.js";
+import type { ModelChoices } from "./model-selection.js";
 
 export type StreamingBehavior = "steer" | "followUp";
 
@@ -44,10 +44,11 @@ export interface SessionFactory {
 }
 
 export interface AgentSessionOptions {
-	cwd: string;
 	registry: ModelRegistry;
 	settings: SettingsStore;
-	models: ModelControl;
+	/** --model, --provider, --thinking: applied at start and again whenever the session is replaced. */
+	modelChoices?: ModelChoices;
+	/** The session to start with; its working directory is the agent's. */
 	session: Session;
 	sessionFactory: SessionFactory;
 	tools: (cwd: string) => AgentTool[];
@@ -68,6 +69,8 @@ export interface AgentSessionOptions {
 	persistDefaults?: boolean;
 	/** Extensions to load; absent: none. */
 	extensions?: ExtensionSetup;
+	/** Quiet time after which a busy session sends a heartbeat (default 5000 ms; 0: never). */
+	heartbeatMs?: number;
 	/** The tool approval policy (mode, rules, timeout). */
 	permissions: ResolvedPermissions;
 	/** Who answers approval requests; absent: nobody, so calls that would ask are denied. */

@@ -81,6 +81,8 @@ export interface ApprovalsHost {
 	/** Runs a session write, reporting a failure as a warning. */
 	record(write: () => unknown): void;
 	emit(event: ApprovalEvent): void;
+	/** A request opened (what a heartbeat reports); returns what ends it. */
+	waiting?(): () => void;
 }
 
 interface Resolution {
@@ -221,10 +223,12 @@ export class ToolApprovals {
 	): Promise<ToolCallBlock | undefined> {
 		return new Promise((resolve) => {
 			const controller = new AbortController();
+			const stopWaiting = this.host.waiting?.();
 			let timer: ReturnType<typeof setTimeout> | undefined;
 			const onAbort = () => settle({ decision: "deny", by: "abort", text: ABORTED_CALL_TEXT });
 			const settle = (resolution: Resolution) => {
 				if (!this.open.delete(request.id)) return;
+				stopWaiting?.();
 				if (timer) clearTimeout(timer);
 				signal.removeEventListener("abort", onAbort);
 				controller.abort();

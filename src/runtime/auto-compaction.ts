@@ -1,4 +1,3 @@
-import type { Agent } from "../agent/agent.js";
 import type { AgentMessage } from "../agent/messages.js";
 import {
 	calculateContextTokens,
@@ -11,15 +10,21 @@ import type { CompactionControl, CompactionFlags } from "./compaction-control.js
 import type { AgentSessionEvent } from "./events.js";
 
 export interface AutoCompactionHost {
-	agent: Agent;
+	conversation: { readonly messages: readonly AgentMessage[] };
 	compaction: CompactionControl;
-	model(): Model | undefined;
+	models: { readonly model: Model | undefined };
 	enabled(): boolean;
 	reserveTokens(): number | undefined;
 	/** The context size estimate; null between a compaction and the next reply. */
 	contextTokens(): number | null;
-	emit(event: AgentSessionEvent): void;
+	events: { emit(event: AgentSessionEvent): unknown };
 }
+
+/**
+ * What follows a finished run: nothing, another run that carries on (after an overflow was
+ * compacted), or another run only if messages are queued (after a threshold compaction).
+ */
+export type AfterRun = "done" | "continue" | "deliverQueued";
 
 function lastReply(messages: readonly AgentMessage[]): AssistantMessage | undefined {
 	for (let index = messages.length - 1; index >= 0; index--) {
@@ -34,19 +39,16 @@ function lastReply(messages: readonly AgentMessage[]): AssistantMessage | undefi
  * Automatic compaction after a run: when the provider reported a context overflow, compact and
  * continue the prompt (once per prompt; a second overflow is reported as unresolved); when the
  * last reply's context is above the window minus the reserve, compact without continuing, then
- * deliver queued messages. Drives the prompt to its end; callers await `settle()`.
+ * deliver queued messages. It decides; the prompt's lifecycle runs what it decided.
  */
 export class AutoCompaction {
 	private overflowRetried = false;
 
 	constructor(private readonly host: AutoCompactionHost) {}
 
-	/** Runs after each completed run of one prompt until no further run is due. */
-	async settle(): Promise<void> {
+	/** A prompt's lifecycle starts: its one overflow recovery is still available. */
+	startPrompt(): void {
 		this.overflowRetried = false;
-		for (;;) {
-			if (!(await this.step())) return;
-		}
 	}
 
 	/**
@@ -55,14 +57,14 @@ export class AutoCompaction {
 	 * compacts first so that the prompt is sent with room. `contextKnown` is false between a
 	 * compaction and the next reply, whose usage would describe the context before it.
 	 */
-	async beforePrompt(contextKnown: boolean): Promise<void> {
-		const model = this.host.model();
-		const reply = lastReply(this.host.agent.messages);
-		if (!contextKnown || !model || !reply || !this.host.enabled()) return;
+	async beforePrompt(signal: AbortSignal): Promise<void> {
+		const model = this.host.models.model;
+		const reply = lastReply(this.host.conversation.messages);
+		if (this.host.contextTokens() === null || !model || !reply || !this.host.enabled()) return;
 		if (reply.stopReason === "aborted" || reply.stopReason === "error") return;
 		const tokens = calculateContextTokens(reply.usage, reply.api);
 		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
-		if (shouldCompact(tokens, model.contextWindow, reserve)) await this.tryCompact("threshold");
+		if (shouldCompact(tokens, model.contextWindow, reserve)) await this.tryCompact("threshold", signal);
 	}
 
 	/**
@@ -71,26 +73,25 @@ export class AutoCompaction {
 	 * threshold, compacts now rather than sending a request that may overflow. The compaction
 	 * rebuilds `agent.messages` in place, the array the running loop works on.
 	 */
-	async afterToolBatch(): Promise<void> {
-		const model = this.host.model();
+	async afterToolBatch(signal: AbortSignal): Promise<void> {
+		const model = this.host.models.model;
 		const tokens = this.host.contextTokens();
 		if (!model || tokens === null || !this.host.enabled()) return;
 		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
 		if (!shouldCompact(tokens, model.contextWindow, reserve)) return;
-		await this.tryCompact("threshold", { midTurn: true });
+		await this.tryCompact("threshold", signal, { midTurn: true });
 	}
 
-	/** One decision; returns true when a follow-on run was started and finished. */
-	private async step(): Promise<boolean> {
-		const { agent } = this.host;
-		const model = this.host.model();
-		const reply = lastReply(agent.messages);
-		if (!model || !reply || !this.host.enabled() || reply.stopReason === "aborted") return false;
-		if (reply.provider !== model.provider || reply.model !== model.id) return false;
+	/** After a run of the prompt whose signal is `signal`: compacts when due and says what follows. */
+	async afterRun(signal: AbortSignal): Promise<AfterRun> {
+		const model = this.host.models.model;
+		const reply = lastReply(this.host.conversation.messages);
+		if (signal.aborted || !model || !reply || !this.host.enabled() || reply.stopReason === "aborted") return "done";
+		if (reply.provider !== model.provider || reply.model !== model.id) return "done";
 		const overflow = contextOverflowOf(reply, model.contextWindow);
 		if (overflow === "reported" || overflow === "silent_length") {
 			if (this.overflowRetried) {
-				this.host.emit({
+				this.host.events.emit({
 					type: "compaction_end",
 					reason: "overflow",
 					result: null,
@@ -99,34 +100,33 @@ export class AutoCompaction {
 					unresolvedOverflow: true,
 					errorMessage: `The context still exceeds the model's window after compaction: ${reply.errorMessage ?? "overflow"}`,
 				});
-				return false;
+				return "done";
 			}
 			this.overflowRetried = true;
-			if (!(await this.tryCompact("overflow", { willRetry: true }))) return false;
-			await agent.continue();
-			return true;
+			return (await this.tryCompact("overflow", signal, { willRetry: true })) ? "continue" : "done";
 		}
-		if (reply.stopReason === "error") return false;
+		if (reply.stopReason === "error") return "done";
 		const tokens = calculateContextTokens(reply.usage, model.api);
 		const reserve = this.host.reserveTokens() ?? DEFAULT_RESERVE_TOKENS;
 		if (overflow === "silent_stop" || shouldCompact(tokens, model.contextWindow, reserve)) {
-			await this.tryCompact("threshold");
-			if (agent.queuedCount > 0) {
-				await agent.continue();
-				return true;
-			}
+			await this.tryCompact("threshold", signal);
+			return "deliverQueued";
 		}
-		return false;
+		return "done";
 	}
 
 	/** Compacts; failures were already reported through compaction_end. */
-	private async tryCompact(reason: "threshold" | "overflow", flags: CompactionFlags = {}): Promise<boolean> {
+	private async tryCompact(
+		reason: "threshold" | "overflow",
+		signal: AbortSignal,
+		flags: CompactionFlags = {},
+	): Promise<boolean> {
 		try {
-			await this.host.compaction.compact(reason, {}, flags);
+			await this.host.compaction.compact(reason, {}, flags, signal);
 			return true;
 		} catch (error) {
 			if (error instanceof Error && error.message.startsWith("Nothing to compact") && reason === "overflow") {
-				this.host.emit({
+				this.host.events.emit({
 					type: "compaction_end",
 					reason,
 					result: null,

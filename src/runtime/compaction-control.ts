@@ -8,8 +8,10 @@ import {
 	type RequestPlanner,
 	runCompaction,
 } from "../compaction/index.js";
-import type { Model } from "../llm/types.js";
+import type { Model, ThinkingLevel } from "../llm/types.js";
 import type { Session } from "../session/session.js";
+import type { AbortTree, Operation } from "./abort-tree.js";
+import type { Activity } from "./activity.js";
 import type { AgentSessionEvent, CompactionReason } from "./events.js";
 import { SideRequestCancelled, type SideRequestHost, sideRequest } from "./side-request.js";
 
@@ -24,15 +26,16 @@ export const COMPACTION_CANCELLED = "Compaction cancelled";
 
 /** What compaction needs from the session it works for. */
 export interface CompactionHost extends SideRequestHost {
-	session(): Session;
-	model(): Model | undefined;
+	current: { readonly session: Session };
+	models: { readonly model: Model | undefined; readonly thinkingLevel: ThinkingLevel };
+	tree: AbortTree;
+	activity: Activity;
 	/** settings.compaction (hand-edited, so validated when used). */
 	settings(): CompactionParameterInput | undefined;
-	/** Estimate of the current context size. */
+	/** Estimate of the current context size (0 when unknown). */
 	contextTokens(): number;
-	emit(event: AgentSessionEvent): void;
-	/** Rebuilds the conversation from the session after a boundary was appended. */
-	applyContext(): void;
+	/** Rebuilt from the session after a boundary was appended. */
+	conversation: { rebuild(): void };
 }
 
 const BACKUP_LABELS: Record<CompactionReason, string> = {
@@ -47,9 +50,7 @@ const BACKUP_LABELS: Record<CompactionReason, string> = {
  * durable boundary and reports compaction_start / compaction_end.
  */
 export class CompactionControl {
-	private active:
-		| { reason: CompactionReason; controller: AbortController; done: Promise<CompactionResult> }
-		| undefined;
+	private active: { reason: CompactionReason; operation: Operation; done: Promise<CompactionResult> } | undefined;
 
 	constructor(private readonly host: CompactionHost) {}
 
@@ -57,10 +58,10 @@ export class CompactionControl {
 		return this.active !== undefined;
 	}
 
-	/** Cancels the running compaction. Returns true when there was one. */
+	/** Cancels the running compaction (abort_compaction). Returns true when there was one. */
 	abort(): boolean {
 		if (!this.active) return false;
-		this.active.controller.abort();
+		this.active.operation.cancel();
 		return true;
 	}
 
@@ -69,43 +70,49 @@ export class CompactionControl {
 	 * error, nothing written); overflow recovery is load-bearing (a failed plan falls back to
 	 * dropping the region). A manual compaction takes over from a running automatic one (which is
 	 * cancelled); otherwise a call joins the compaction already running. Throws NOTHING_TO_COMPACT
-	 * before any event when the conversation is too small (unless load-bearing).
+	 * before any event when the conversation is too small (unless load-bearing). `parent` is the
+	 * signal of the prompt it serves (automatic compactions); the session's abort reaches it either way.
 	 */
 	async compact(
 		reason: CompactionReason,
 		options: CompactionParameterInput = {},
 		flags: CompactionFlags = {},
+		parent?: AbortSignal,
 	): Promise<CompactionResult> {
 		const running = this.active;
 		if (running) {
 			if (reason !== "manual" || running.reason === "manual") return running.done;
-			running.controller.abort();
+			running.operation.cancel();
 			await running.done.catch(() => undefined);
 		}
-		return this.start(reason, options, flags);
+		return this.start(reason, options, flags, parent);
 	}
 
 	private start(
 		reason: CompactionReason,
 		options: CompactionParameterInput,
 		flags: CompactionFlags,
+		parent: AbortSignal | undefined,
 	): Promise<CompactionResult> {
-		const model = this.host.model();
+		const model = this.host.models.model;
 		if (!model) return Promise.reject(new Error("No model selected: compaction needs the session model."));
 		const urgency: CompactionUrgency = reason === "overflow" ? "load_bearing" : "recoverable";
-		const session = this.host.session();
+		const session = this.host.current.session;
 		const preparation = prepareCompaction(
 			session.getBranch(),
 			{ options, settings: this.host.settings() },
 			{ allowSmallRegion: urgency === "load_bearing" },
 		);
 		if (!preparation) return Promise.reject(new Error(NOTHING_TO_COMPACT));
-		const controller = new AbortController();
-		const done = this.run(reason, urgency, flags, model, session, preparation, controller.signal);
-		const active = { reason, controller, done };
+		const operation = this.host.tree.start(parent);
+		const leave = this.host.activity.enter("compaction");
+		const done = this.run(reason, urgency, flags, model, session, preparation, operation.signal);
+		const active = { reason, operation, done };
 		this.active = active;
 		const clear = () => {
 			if (this.active === active) this.active = undefined;
+			leave();
+			operation.finish();
 		};
 		done.then(clear, clear);
 		return done;
@@ -120,7 +127,9 @@ export class CompactionControl {
 		preparation: NonNullable<ReturnType<typeof prepareCompaction>>,
 		signal: AbortSignal,
 	): Promise<CompactionResult> {
-		this.host.emit(midTurn ? { type: "compaction_start", reason, midTurn } : { type: "compaction_start", reason });
+		this.host.events.emit(
+			midTurn ? { type: "compaction_start", reason, midTurn } : { type: "compaction_start", reason },
+		);
 		try {
 			const { result } = await runCompaction({
 				preparation,
@@ -134,8 +143,8 @@ export class CompactionControl {
 			const backupPath = session.writeBackup(BACKUP_LABELS[reason]);
 			const applied: CompactionResult = backupPath === undefined ? result : { ...result, backupPath };
 			session.appendCompaction(compactionEntryFields(applied));
-			this.host.applyContext();
-			this.host.emit({ type: "compaction_end", reason, result: applied, aborted: false, willRetry });
+			this.host.conversation.rebuild();
+			this.host.events.emit({ type: "compaction_end", reason, result: applied, aborted: false, willRetry });
 			return applied;
 		} catch (error) {
 			const aborted = error instanceof CompactionCancelledError || signal.aborted;
@@ -143,7 +152,7 @@ export class CompactionControl {
 			const end: AgentSessionEvent = { type: "compaction_end", reason, result: null, aborted, willRetry: false };
 			if (!aborted) end.errorMessage = message;
 			if (!aborted && urgency === "load_bearing") end.unresolvedOverflow = true;
-			this.host.emit(end);
+			this.host.events.emit(end);
 			throw new Error(message, { cause: error });
 		}
 	}

@@ -24,8 +24,6 @@ import { createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
 import type { ApprovalHandler } from "./approvals.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
-import { ModelControl, selectModel } from "./model-control.js";
-import { recordedThinkingLevel } from "./session-queries.js";
 
 export interface CreateAgentSessionOptions {
 	cwd?: string;
@@ -65,6 +63,8 @@ export interface CreateAgentSessionOptions {
 	streamFunction?: StreamFunction;
 	/** Save model and thinking choices as the user's defaults (default true). */
 	persistDefaults?: boolean;
+	/** Quiet time after which a busy session sends a heartbeat (default: settings, else 5000 ms; 0: never). */
+	heartbeatMs?: number;
 	/** `--approval-mode`: over the user's settings; the project's settings may only make it stricter. */
 	approvalMode?: ApprovalMode;
 	/**
@@ -104,20 +104,6 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const location = { cwd, sessionDir, agentDir };
 	const session = openInitialSession(options, location);
 
-	const context = session.buildContext();
-	const selection = selectModel({
-		registry,
-		settings,
-		cliModel: options.model,
-		cliProvider: options.provider,
-		cliThinking: options.thinking,
-		sessionModel: context.model ?? undefined,
-		sessionThinking: recordedThinkingLevel(session),
-	});
-	warnings.push(...selection.warnings);
-	if (options.apiKey && selection.model) registry.credentials.setRuntimeKey(selection.model.provider, options.apiKey);
-	const models = new ModelControl(registry, selection);
-
 	const factory: SessionFactory = {
 		create: ({ cwd: sessionCwd, parentSession }) =>
 			options.noSession
@@ -135,10 +121,9 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const toolNames = options.tools;
 	const retry = settings.retry ?? {};
 	const agentSession = new AgentSession({
-		cwd: session.cwd || cwd,
 		registry,
 		settings: settingsStore,
-		models,
+		modelChoices: { model: options.model, provider: options.provider, thinking: options.thinking },
 		session,
 		sessionFactory: factory,
 		tools: (toolCwd) => createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath }, toolNames),
@@ -172,9 +157,13 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
 		persistDefaults: options.persistDefaults ?? true,
 		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
+		heartbeatMs: options.heartbeatMs ?? settings.heartbeatMs,
 		permissions: policy.permissions,
 		approve: options.approve,
 	});
+	warnings.push(...agentSession.modelWarnings);
+	const selected = agentSession.model;
+	if (options.apiKey && selected) registry.credentials.setRuntimeKey(selected.provider, options.apiKey);
 	if (options.name !== undefined) agentSession.setSessionName(options.name);
 	return { session: agentSession, warnings };
 }

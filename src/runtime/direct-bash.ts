@@ -1,14 +1,13 @@
-import type { AgentMessage } from "../agent/messages.js";
+import type { BashExecutionMessage } from "../agent/messages.js";
 import { BashRequests, type BashResult, bashExecutionMessage } from "./bash-requests.js";
 import type { SessionSlot } from "./session-slot.js";
 
 export interface DirectBashHost {
-	/** The session slot in use now. */
-	current(): SessionSlot;
-	isStreaming(): boolean;
-	cwd(): string;
-	/** Records a finished command in the slot's session (and in the conversation when current). */
-	record(slot: SessionSlot, message: AgentMessage): void;
+	/** The session in use now and its working directory. */
+	current: { readonly slot: SessionSlot; readonly cwd: string };
+	runs: { readonly isStreaming: boolean };
+	/** Records a finished command in the session where it started. */
+	conversation: { bashFinished(slot: SessionSlot, message: BashExecutionMessage, runActive: boolean): void };
 }
 
 export interface DirectBashOptions {
@@ -16,6 +15,8 @@ export interface DirectBashOptions {
 	/** Kept in the session but never sent to the model. */
 	excludeFromContext?: boolean;
 	onData?(channel: "stdout" | "stderr", delta: string): void;
+	/** Called once the command has started in its session (it can be aborted from then on). Must not throw. */
+	onStarted?(): void;
 	/** May answer the command instead of the shell (see BashRequestOptions.intercept). */
 	intercept?(signal: AbortSignal): Promise<BashResult | undefined>;
 }
@@ -34,39 +35,31 @@ export class DirectBash {
 	) {}
 
 	async execute(command: string, options: DirectBashOptions = {}): Promise<BashResult> {
-		const slot = this.host.current();
+		const slot = this.host.current.slot;
 		slot.acquire();
 		try {
-			const result = await this.requests.run(command, {
+			const running = this.requests.run(command, {
 				requestId: options.requestId,
-				cwd: this.host.cwd(),
+				cwd: this.host.current.cwd,
 				shellPath: this.shell.shellPath,
 				spillDir: this.shell.spillDir,
 				onData: options.onData,
 				intercept: options.intercept,
 			});
-			this.recordIn(slot, command, result, options.excludeFromContext === true);
+			// run() registers the request before its first await: it is abortable by now.
+			options.onStarted?.();
+			const result = await running;
+			const message = bashExecutionMessage(command, result, options.excludeFromContext === true);
+			this.host.conversation.bashFinished(slot, message, this.host.runs.isStreaming);
 			return result;
 		} finally {
 			slot.release();
 		}
 	}
 
-	private recordIn(slot: SessionSlot, command: string, result: BashResult, excludeFromContext: boolean): void {
-		const message = bashExecutionMessage(command, result, excludeFromContext);
-		if (slot === this.host.current() && this.host.isStreaming()) slot.pendingBash.push(message);
-		else this.host.record(slot, message);
-	}
-
 	/** Cancels the request with this id, or all of them. */
 	abort(requestId?: string): void {
 		this.requests.abort(requestId);
-	}
-
-	/** Records the results that waited for the run to end. */
-	flushPending(): void {
-		const slot = this.host.current();
-		for (const message of slot.pendingBash.splice(0)) this.host.record(slot, message);
 	}
 
 	/** Cancels every request and waits for each to answer. */

@@ -1,6 +1,9 @@
 import type { AgentEvent } from "../agent/types.js";
 import type { CompactionResult } from "../compaction/result.js";
+import type { WaitingOn } from "./activity.js";
+import type { SessionState } from "./agent-session-types.js";
 import type { ApprovalEvent } from "./approvals.js";
+import type { ContextUsage } from "./stats.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
@@ -43,20 +46,48 @@ export type AgentSessionEvent =
 			errorMessage: string;
 	  }
 	| { type: "summarization_retry_attempt_start"; source: "compaction" | "branchSummary"; reason?: CompactionReason }
-	| { type: "summarization_retry_finished" };
+	| { type: "summarization_retry_finished" }
+	/**
+	 * Fields of get_state that changed, with their new values; an optional field that is no
+	 * longer present (sessionName, sessionFile) is null. Sent whatever caused the change.
+	 */
+	| { type: "state_changed"; changes: StateChanges }
+	/** After every assistant message and every compaction: what get_session_stats reports as contextUsage. */
+	| ({ type: "context_usage" } & ContextUsage)
+	/** A busy session that has reported nothing for a while says what it is waiting on. */
+	| { type: "heartbeat"; waitingOn: WaitingOn; idleMs: number };
+
+/** Changed get_state fields; optional fields that disappeared are null. */
+export type StateChanges = { [K in keyof SessionState]?: SessionState[K] | null };
 
 export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;
 
-/** Fans events out to listeners; returns a promise only when a listener asked to be waited for. */
+/**
+ * Fans events out to listeners; returns a promise only when a listener asked to be waited for.
+ * Observers (the state tracker, the heartbeat) see each event first and are never waited for.
+ */
 export class EventHub {
 	private readonly listeners = new Set<AgentSessionListener>();
+	private readonly observers: ((event: AgentSessionEvent) => void)[] = [];
 
 	subscribe(listener: AgentSessionListener): () => void {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
 	}
 
+	/** Sees every event before the listeners do. Must not throw. */
+	observe(observer: (event: AgentSessionEvent) => void): void {
+		this.observers.push(observer);
+	}
+
+	/** A problem nobody awaits (a failed session write, a resource that did not load): stderr and a `warning` event. */
+	warn(message: string): void {
+		process.stderr.write(`Warning: ${message}\n`);
+		void this.emit({ type: "warning", message });
+	}
+
 	emit(event: AgentSessionEvent): Promise<void> | undefined {
+		for (const observer of this.observers) observer(event);
 		let pending: Promise<void>[] | undefined;
 		for (const listener of this.listeners) {
 			const result = listener(event);

@@ -1,10 +1,12 @@
 import type { Agent } from "../agent/agent.js";
 import type { AgentMessage, CustomMessage } from "../agent/messages.js";
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
-import type { ImageContent, TextContent } from "../llm/types.js";
+import type { ImageContent, Model, TextContent } from "../llm/types.js";
+import type { AbortTree, Operation } from "./abort-tree.js";
 import type { PromptOptions, StreamingBehavior } from "./agent-session-types.js";
 import { type ExtensionBridge, QUEUED_COMMAND_MESSAGE } from "./extension-bridge.js";
 import { userMessage } from "./messages.js";
+import type { PromptRuns } from "./prompt-runs.js";
 import type { ResourceState } from "./resource-state.js";
 
 export const BUSY_PROMPT_MESSAGE =
@@ -16,20 +18,16 @@ export interface InputGateHost {
 	agent: Agent;
 	resources: ResourceState;
 	extensions: ExtensionBridge;
-	isStreaming(): boolean;
-	/** Why prompts are refused right now (a blocked saved default), if they are. */
-	blockedReason(): string | undefined;
-	/** Throws when no model is selected or its key is missing. */
-	checkModel(): void;
-	/**
-	 * Runs one prompt lifecycle with accepted messages; calls `onAccepted` before any event.
-	 * `abortAtStart`: an abort came while the prompt was being accepted; the run starts aborted.
-	 */
-	run(messages: AgentMessage[] | "continue", onAccepted?: () => void, abortAtStart?: boolean): Promise<void>;
-	/** Reports a failure nobody awaits. */
-	warn(message: string): void;
+	runs: PromptRuns;
+	tree: AbortTree;
+	/** The model prompts go to, and why prompts are refused right now (the startup condition), if they are. */
+	models: { readonly model: Model | undefined; readonly blockedReason: string | undefined };
+	/** Throws when the model's provider has no credential. */
+	requests: { options(model: Model): unknown };
 	/** Records a message outside any run (it joins the conversation at once). */
-	append(message: AgentMessage): void;
+	conversation: { append(message: AgentMessage): void };
+	/** Reports a failure nobody awaits. */
+	events: { warn(message: string): void };
 }
 
 /**
@@ -41,88 +39,55 @@ export interface InputGateHost {
 export class InputGate {
 	/** Custom messages waiting for the next prompt (`deliverAs: "nextTurn"`). */
 	private readonly nextTurn: CustomMessage[] = [];
-	/** Prompts between arrival and acceptance (or refusal). */
-	private readonly accepting = new Set<Promise<void>>();
-	/** Counts aborts, so a prompt accepted after an abort that arrived later can start aborted. */
-	private aborts = 0;
-	/** pause_queued_messages: every prompt is queued, even when idle, without hooks or expansion. */
-	private pausedValue = false;
 
 	constructor(private readonly host: InputGateHost) {}
 
+	/** pause_queued_messages is in effect: every prompt is queued, even when idle, without hooks or expansion. */
 	get paused(): boolean {
-		return this.pausedValue;
+		return this.host.agent.holdQueues;
 	}
 
 	/** While paused, prompts are queued (even when idle) and queued messages wait. */
 	pause(): void {
-		this.pausedValue = true;
 		this.host.agent.holdQueues = true;
 	}
 
 	/** Ends a pause; queued messages are delivered (a run starts when the agent is idle). */
 	resume(): { released: boolean } {
-		const released = this.pausedValue;
-		this.pausedValue = false;
+		const released = this.paused;
 		this.host.agent.holdQueues = false;
-		if (released && !this.host.isStreaming() && this.host.agent.queuedCount > 0) {
-			void this.host
+		if (released && !this.host.runs.isStreaming && this.host.agent.queuedCount > 0) {
+			void this.host.runs
 				.run("continue")
-				.catch((error: unknown) => this.host.warn(`Could not deliver queued messages: ${String(error)}`));
+				.catch((error: unknown) => this.host.events.warn(`Could not deliver queued messages: ${String(error)}`));
 		}
 		return { released };
-	}
-
-	/** An abort arrived: prompts still being accepted start their run aborted. */
-	abortPending(): void {
-		this.aborts++;
-	}
-
-	/** Resolves once no prompt is between arrival and acceptance. */
-	async settled(): Promise<void> {
-		while (this.accepting.size > 0) await Promise.all([...this.accepting]);
 	}
 
 	/**
 	 * Takes a prompt: refuses it (throws) or accepts it, calling `options.onAccepted` before any
 	 * event; resolves when its lifecycle has settled (at once when it was queued or handled).
+	 * The prompt is abortable from its arrival: an abort while it is being accepted makes its run
+	 * start aborted (it is still recorded).
 	 */
 	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
-		let resolveAccepting: () => void = () => undefined;
-		const accepting = new Promise<void>((resolve) => {
-			resolveAccepting = resolve;
-		});
-		// Leaves the set the moment it resolves: settled() must never wait on a resolved entry.
-		const release = () => {
-			this.accepting.delete(accepting);
-			resolveAccepting();
-		};
-		this.accepting.add(accepting);
-		const aborts = this.aborts;
+		const operation = this.host.tree.start();
 		try {
-			await this.take(
-				text,
-				{
-					...options,
-					onAccepted: () => {
-						release();
-						options.onAccepted?.();
-					},
-				},
-				() => this.aborts !== aborts,
-			);
+			await this.take(text, options, operation);
 		} finally {
-			release();
+			operation.finish();
 		}
 	}
 
-	private async take(text: string, options: PromptOptions, abortedSince: () => boolean): Promise<void> {
+	private async take(text: string, options: PromptOptions, operation: Operation): Promise<void> {
 		const { host } = this;
-		const blocked = host.blockedReason();
+		const blocked = host.models.blockedReason;
 		if (blocked) throw new Error(blocked);
 		await host.extensions.ready;
 		if (host.extensions.commandName(text)) {
-			// Extension commands run at once, even while streaming; the response follows them.
+			// Extension commands run at once, even while streaming; the response follows them. The
+			// command is the extension's own work: an abort cancels its dialogs, not the command.
+			operation.finish();
 			options.onCommandStart?.();
 			await host.extensions.runCommand(text);
 			options.onAccepted?.();
@@ -140,7 +105,7 @@ export class InputGate {
 		const input = await host.extensions.onInput({
 			text,
 			images: options.images,
-			streamingBehavior: host.isStreaming() ? options.streamingBehavior : undefined,
+			streamingBehavior: host.runs.isStreaming ? options.streamingBehavior : undefined,
 		});
 		if (input.handled) {
 			options.onAccepted?.();
@@ -149,14 +114,14 @@ export class InputGate {
 		const expanded = await host.resources.expand(input.text);
 		// From here on nothing awaits before acceptance, so two prompts cannot both start a run.
 		const message = userMessage(expanded, input.images);
-		if (host.isStreaming()) {
+		if (host.runs.isStreaming) {
 			if (!options.streamingBehavior) throw new Error(BUSY_PROMPT_MESSAGE);
 			this.queue(options.streamingBehavior, message, expanded);
 			options.onAccepted?.();
 			return;
 		}
-		host.checkModel();
-		await host.run([message, ...this.nextTurn.splice(0)], options.onAccepted, abortedSince());
+		this.checkModel();
+		await host.runs.run([message, ...this.nextTurn.splice(0)], operation, options.onAccepted);
 	}
 
 	async steer(text: string, images?: ImageContent[]): Promise<void> {
@@ -180,11 +145,11 @@ export class InputGate {
 		const label = `[${input.customType}]`;
 		const deliverAs = options.deliverAs ?? "steer";
 		if (deliverAs === "nextTurn") this.nextTurn.push(message);
-		else if (this.host.isStreaming()) this.queue(deliverAs, message, label);
+		else if (this.host.runs.isStreaming) this.queue(deliverAs, message, label);
 		else if (options.triggerTurn) {
-			this.host.checkModel();
-			await this.host.run([message]);
-		} else this.host.append(message);
+			this.checkModel();
+			await this.host.runs.run([message]);
+		} else this.host.conversation.append(message);
 	}
 
 	/** An extension's user message: a prompt when idle, else queued per `deliverAs` (`pi.sendUserMessage`). */
@@ -200,7 +165,7 @@ export class InputGate {
 			typeof content === "string"
 				? undefined
 				: content.filter((block): block is ImageContent => block.type === "image");
-		if (!this.host.isStreaming()) return this.prompt(text, { images });
+		if (!this.host.runs.isStreaming) return this.prompt(text, { images });
 		if (!options.deliverAs)
 			throw new Error("The agent is busy: pass deliverAs ('steer' or 'followUp') to queue the message.");
 		this.queue(options.deliverAs, userMessage(text, images), text);
@@ -212,6 +177,13 @@ export class InputGate {
 		if (command) throw new Error(QUEUED_COMMAND_MESSAGE(command));
 		const expanded = await this.host.resources.expand(text);
 		this.queue(behavior, userMessage(expanded, images), expanded);
+	}
+
+	/** Throws when no model is selected or its key is missing. */
+	private checkModel(): void {
+		const model = this.host.models.model;
+		if (!model) throw new Error(NO_MODEL_MESSAGE);
+		this.host.requests.options(model);
 	}
 
 	private queue(behavior: StreamingBehavior, message: AgentMessage, text: string): void {

@@ -15,16 +15,16 @@ export class ResourceState {
 
 	constructor(
 		private readonly load: (cwd: string) => Promise<LoadedResources>,
-		/** Called once per load with what was found (not called for a load superseded by a newer one). */
-		private readonly onLoaded: (resources: LoadedResources, cwd: string) => void,
-		private readonly warn: (message: string) => void,
+		/** Receives the skills of each completed load (not of one superseded by a newer one). */
+		private readonly skills: { setSkills(skills: LoadedResources["skills"], cwd: string): void },
+		private readonly reports: { warn(message: string): void },
 	) {}
 
 	/** Starts loading the resources of `cwd`; earlier loads are superseded. */
 	reload(cwd: string): void {
 		const loading = this.load(cwd)
 			.catch((error: unknown): LoadedResources => {
-				this.warn(
+				this.reports.warn(
 					`Skills and prompt templates could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
 				);
 				return NONE;
@@ -32,7 +32,10 @@ export class ResourceState {
 			.then((resources) => {
 				if (this.loading === loading) {
 					this.latest = resources;
-					this.onLoaded(resources, cwd);
+					for (const diagnostic of resources.diagnostics) {
+						process.stderr.write(`${diagnostic.path}: ${diagnostic.message}\n`);
+					}
+					this.skills.setSkills(resources.skills, cwd);
 				}
 				return resources;
 			});

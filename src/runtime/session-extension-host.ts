@@ -1,22 +1,23 @@
 import type { AgentSession } from "./agent-session.js";
-import type { AgentSessionEvent } from "./events.js";
+import type { Capabilities } from "./capabilities.js";
+import type { CurrentSession } from "./current-session.js";
+import type { EventHub } from "./events.js";
 import type { BridgeHost } from "./extension-bridge.js";
-import type { InputGate } from "./input-gate.js";
 import type { ResourceState } from "./resource-state.js";
 
-/** The parts of an AgentSession that extensions reach but its public API does not offer. */
-export interface SessionInternals {
-	input(): InputGate;
+/** The parts extensions reach beyond the session's public API. */
+export interface ExtensionReach {
+	current: CurrentSession;
 	resources: ResourceState;
-	/** Runs a session write, reporting a failure as a warning. */
-	record(write: () => unknown): void;
-	emit(event: AgentSessionEvent): void;
-	/** Recomputes the tool list and system prompt once extension tools exist. */
-	refreshTools(): void;
+	capabilities: Capabilities;
+	events: EventHub;
 }
 
-/** What extensions may do with a session (see ExtensionHost): always the session's current state. */
-export function sessionExtensionHost(session: AgentSession, internals: SessionInternals): BridgeHost {
+/**
+ * What extensions may do with a session (see ExtensionHost). It reads the session through its
+ * public face when called, so it always sees the current state.
+ */
+export function sessionExtensionHost(session: AgentSession, reach: ExtensionReach): BridgeHost {
 	return {
 		get cwd() {
 			return session.cwd;
@@ -24,10 +25,10 @@ export function sessionExtensionHost(session: AgentSession, internals: SessionIn
 		get model() {
 			return session.model;
 		},
-		sendMessage: (message, options) => internals.input().sendCustomMessage(message, options),
-		sendUserMessage: (content, options) => internals.input().sendUserMessage(content, options),
-		appendEntry: (customType, data) => internals.record(() => session.session.appendCustomEntry(customType, data)),
-		getCommands: () => internals.resources.commandsNow(session.extensions.commands()),
+		sendMessage: (message, options) => session.sendCustomMessage(message, options),
+		sendUserMessage: (content, options) => session.sendUserMessage(content, options),
+		appendEntry: (customType, data) => reach.current.record((current) => current.appendCustomEntry(customType, data)),
+		getCommands: () => reach.resources.commandsNow(session.extensions.commands()),
 		setModel: async (model) => {
 			if (!session.availableModels().some((known) => known.provider === model.provider && known.id === model.id))
 				return false;
@@ -40,10 +41,11 @@ export function sessionExtensionHost(session: AgentSession, internals: SessionIn
 		getContextUsage: () => session.getSessionStats().contextUsage,
 		reportError: (error) => {
 			process.stderr.write(`Extension error (${error.event}) in ${error.extensionPath}: ${error.error}\n`);
-			internals.emit({ type: "extension_error", ...error });
+			void reach.events.emit({ type: "extension_error", ...error });
 		},
 		onLoaded: () => {
-			internals.refreshTools();
+			// Their tools join the next turn's tool list and system prompt.
+			reach.capabilities.invalidate();
 			void session.extensions.started("startup");
 		},
 	};

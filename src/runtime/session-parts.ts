@@ -1,223 +1,232 @@
 import { Agent } from "../agent/agent.js";
-import type { AgentMessage } from "../agent/messages.js";
-import type { AgentEvent, AgentTool } from "../agent/types.js";
-import type { Model, StreamOptions } from "../llm/types.js";
+import type { AgentLoopConfig } from "../agent/types.js";
+import type { ExtensionUiBackend } from "../extensions/ui-types.js";
+import type { Model } from "../llm/types.js";
+import { AbortTree } from "./abort-tree.js";
+import { Activity } from "./activity.js";
 import type { AgentSession } from "./agent-session.js";
 import type { AgentSessionOptions } from "./agent-session-types.js";
 import { ToolApprovals } from "./approvals.js";
 import { AutoCompaction } from "./auto-compaction.js";
+import { Capabilities } from "./capabilities.js";
 import { CompactionControl } from "./compaction-control.js";
+import { Conversation } from "./conversation.js";
+import { CurrentSession } from "./current-session.js";
 import { DirectBash } from "./direct-bash.js";
-import type { AgentSessionEvent } from "./events.js";
-import { ExtensionBridge } from "./extension-bridge.js";
-import { InputGate, NO_MODEL_MESSAGE } from "./input-gate.js";
+import { EventHub } from "./events.js";
+import { ExtensionBridge, type ExtensionSetup } from "./extension-bridge.js";
+import { InputGate } from "./input-gate.js";
 import { placeholderModel } from "./messages.js";
-import { ModelSync } from "./model-sync.js";
+import { ModelState } from "./model-state.js";
+import { PromptRuns } from "./prompt-runs.js";
+import { ProviderRequests } from "./provider-requests.js";
 import { ResourceState } from "./resource-state.js";
 import { sessionExtensionHost } from "./session-extension-host.js";
-import type { SessionSlot } from "./session-slot.js";
-import { type Replacement, SessionSwitcher } from "./session-switcher.js";
+import { SessionSwitcher } from "./session-switcher.js";
 import { TreeNavigation } from "./tree-navigation.js";
 
-/**
- * What the parts of an AgentSession reach back for: its public face, its current state, and the
- * operations only the session itself performs.
- */
-export interface PartsHost {
-	readonly session: AgentSession;
-	readonly options: AgentSessionOptions;
-	slot(): SessionSlot;
-	autoCompactionEnabled(): boolean;
-	/** After a compaction: the context size is unknown until the next reply reports usage. */
-	markContextUnknown(): void;
-	requestOptions(model: Model): StreamOptions;
-	allTools(cwd: string): AgentTool[];
-	onAgentEvent(event: AgentEvent): Promise<void> | undefined;
-	run(messages: AgentMessage[] | "continue", onAccepted?: () => void, abortAtStart?: boolean): Promise<void>;
-	adopt(session: SessionSlot["session"], reason: Replacement): void;
-	/** Runs a session write, reporting a failure as a warning. */
-	record(write: () => unknown): void;
-	recordMessage(message: AgentMessage): void;
-	warn(message: string): void;
-	emit(event: AgentSessionEvent): void;
-}
-
+/** The parts an AgentSession is made of; each owns one piece of its state. */
 export interface SessionParts {
-	agent: Agent;
-	modelSync: ModelSync;
-	bash: DirectBash;
+	events: EventHub;
+	current: CurrentSession;
+	models: ModelState;
+	tree: AbortTree;
+	activity: Activity;
+	capabilities: Capabilities;
+	conversation: Conversation;
 	resources: ResourceState;
-	compaction: CompactionControl;
 	extensions: ExtensionBridge;
+	compaction: CompactionControl;
+	autoCompaction: AutoCompaction;
+	agent: Agent;
+	runs: PromptRuns;
+	bash: DirectBash;
 	input: InputGate;
 	switcher: SessionSwitcher;
 	navigation: TreeNavigation;
-	autoCompactor: AutoCompaction;
 	approvals: ToolApprovals;
 }
 
 /**
- * Builds the parts an AgentSession composes and wires them to each other and to the session:
- * the agent loop, model control, direct bash, resources, compaction, extensions, the input gate,
- * session replacement and tree navigation. Every callback reads the session's current state.
+ * The composition root: builds the parts in dependency order and hands each the narrow parts it
+ * reads, so every piece of state has one owner and everything else reads it there. `face` is the
+ * session's public API, which extensions reach when they call back.
  */
-export function createSessionParts(host: PartsHost, messages: AgentMessage[]): SessionParts {
-	const { session, options } = host;
-	const cwd = () => session.cwd;
-	const tools = options.tools(session.cwd);
-	const agent: Agent = new Agent({
-		config: {
-			model: options.models.model ?? placeholderModel(),
-			thinkingLevel: options.models.thinkingLevel,
-			systemPrompt: options.systemPrompt(session.cwd, tools, []),
-			tools,
-			streamFunction: options.streamFunction,
-			requestOptions: (model) => host.requestOptions(model),
-			beforeToolCall: (context, signal) => extensions.beforeToolCall(context, signal),
-			afterToolCall: (context, signal) => extensions.afterToolCall(context, signal),
-			// After the extensions' tool_call hook: a call they block is never asked about.
-			approveToolCall: (context, signal) => approvals.check(context, signal),
-			// Compaction rebuilds agent.messages in place: the array the loop runs on.
-			afterToolBatch: () => autoCompactor.afterToolBatch(),
-		},
-		messages,
-		steeringMode: options.steeringMode,
-		followUpMode: options.followUpMode,
-		retry: options.retry,
-	});
-	agent.subscribe((event) => host.onAgentEvent(event));
-	const modelSync = new ModelSync({
-		models: options.models,
-		config: agent.config,
-		slot: () => host.slot(),
-		record: (write) => host.record(write),
-		settings: options.settings,
-		persistDefaults: options.persistDefaults ?? false,
-	});
-	const bash = new DirectBash(
-		{
-			current: () => host.slot(),
-			isStreaming: () => session.isStreaming,
-			cwd,
-			record: (slot, message) => {
-				host.record(() => slot.session.appendMessage(message));
-				if (slot === host.slot()) agent.messages.push(message);
-			},
-		},
-		{ shellPath: options.shellPath, spillDir: options.spillDir },
+export function composeSession(face: AgentSession, options: AgentSessionOptions): SessionParts {
+	const events = new EventHub();
+	const current = new CurrentSession(options.session, events);
+	const models = new ModelState(
+		options.registry,
+		options.settings,
+		options.modelChoices ?? {},
+		current,
+		options.persistDefaults ?? false,
 	);
-	const resources = new ResourceState(
-		options.loadResources,
-		(loaded, loadedFor) => {
-			for (const diagnostic of loaded.diagnostics) process.stderr.write(`${diagnostic.path}: ${diagnostic.message}\n`);
-			if (session.cwd === loadedFor) {
-				agent.config.systemPrompt = options.systemPrompt(loadedFor, agent.config.tools, loaded.skills);
-			}
-		},
-		(message) => host.warn(message),
+	const tree = new AbortTree();
+	const activity = new Activity();
+	const requests = new ProviderRequests(options.registry, current, options);
+	const capabilities = new Capabilities(
+		{ builtIn: options.tools, systemPrompt: options.systemPrompt },
+		options.session.cwd,
 	);
-	resources.reload(session.cwd);
-	const sideRequests = {
-		session: () => host.slot().session,
-		model: () => session.model,
-		thinkingLevel: () => session.thinkingLevel,
-		requestOptions: (model: Model) => host.requestOptions(model),
-		streamFunction: options.streamFunction,
-		retrySettings: () => agent.retry.settings,
-		emit: (event: AgentSessionEvent) => host.emit(event),
-	};
-	// In place: a run in progress holds this array and goes on with the rebuilt context.
-	const applyContext = () => {
-		const rebuilt = host.slot().session.buildContext().messages;
-		agent.messages.length = 0;
-		for (const message of rebuilt) agent.messages.push(message);
-	};
+	const conversation = new Conversation(current);
+	const resources = new ResourceState(options.loadResources, capabilities, events);
+	resources.reload(current.cwd);
+	const extensions = new ExtensionBridge(
+		extensionSetup(options.extensions, tree, activity),
+		sessionExtensionHost(face, { current, resources, capabilities, events }),
+		current.cwd,
+	);
+	capabilities.addSource(() => extensions.tools());
+
+	const sideRequests = { streamFunction: options.streamFunction, requests, models, retry: options.retry, events };
 	const compaction = new CompactionControl({
 		...sideRequests,
+		current,
+		tree,
+		activity,
+		conversation,
 		settings: () => options.settings.get().compaction,
-		contextTokens: () => session.contextTokens() ?? 0,
-		applyContext: () => {
-			applyContext();
-			host.markContextUnknown();
-		},
+		contextTokens: () => face.contextTokens() ?? 0,
 	});
-	const extensions: ExtensionBridge = new ExtensionBridge(
-		options.extensions,
-		sessionExtensionHost(session, {
-			input: () => input,
-			resources,
-			record: (write) => host.record(write),
-			emit: (event) => host.emit(event),
-			refreshTools: () => {
-				const all = host.allTools(session.cwd);
-				agent.config.tools = all;
-				void resources.current.then((loaded) => {
-					agent.config.systemPrompt = options.systemPrompt(session.cwd, all, loaded.skills);
-				});
-			},
-		}),
-		session.cwd,
-	);
-	const input: InputGate = new InputGate({
-		agent,
-		resources,
-		extensions,
-		isStreaming: () => session.isStreaming,
-		blockedReason: () => options.models.blockedReason,
-		checkModel: () => {
-			const model = session.model;
-			if (!model) throw new Error(NO_MODEL_MESSAGE);
-			options.registry.requestAuth(model);
-		},
-		run: (queued, onAccepted, abortAtStart) => host.run(queued, onAccepted, abortAtStart),
-		warn: (message) => host.warn(message),
-		append: (message) => {
-			host.recordMessage(message);
-			agent.messages.push(message);
-		},
-	});
-	const switcher = new SessionSwitcher({
-		factory: options.sessionFactory,
-		extensions,
-		current: () => host.slot(),
-		cwd,
-		settle: async () => {
-			if (session.isStreaming) await session.abort();
-			bash.flushPending();
-		},
-		adopt: (replacement, kind) => host.adopt(replacement, kind),
-	});
-	const navigation = new TreeNavigation({ ...sideRequests, isStreaming: () => session.isStreaming, applyContext });
-	const autoCompactor: AutoCompaction = new AutoCompaction({
-		agent,
+	const autoCompaction = new AutoCompaction({
+		conversation,
 		compaction,
-		model: () => session.model,
-		enabled: () => host.autoCompactionEnabled(),
+		models,
+		events,
+		enabled: () => face.autoCompactionEnabled,
 		reserveTokens: () => options.settings.get().compaction?.reserveTokens,
-		contextTokens: () => session.contextTokens(),
-		emit: (event) => host.emit(event),
+		contextTokens: () => face.contextTokens(),
 	});
-	const approvals: ToolApprovals = new ToolApprovals(
+	const approvals = new ToolApprovals(
 		{
-			cwd,
-			session: () => host.slot().session,
-			record: (write) => host.record(write),
-			emit: (event) => host.emit(event),
+			cwd: () => current.cwd,
+			session: () => current.session,
+			record: (write) => current.record(write),
+			emit: (event) => void events.emit(event),
+			waiting: () => activity.enter("approval"),
 		},
 		options.permissions,
 		options.approve,
 	);
-	return {
-		agent,
-		modelSync,
-		bash,
-		resources,
-		compaction,
+	// Like dialogs: an abort denies every open request; a new current session brings its own grants.
+	tree.onAbort(() => approvals.cancelAll());
+	events.observe((event) => {
+		if (event.type === "session_changed") approvals.adopt(current.session);
+	});
+	const agent = new Agent({
+		config: loopConfig(models, capabilities, requests, extensions, autoCompaction, approvals, options),
+		messages: conversation.messages,
+		steeringMode: options.steeringMode,
+		followUpMode: options.followUpMode,
+		retry: options.retry,
+	});
+	const runs = new PromptRuns({ agent, tree, activity, autoCompaction, conversation, events });
+	const bash = new DirectBash({ current, runs, conversation }, options);
+	const input = new InputGate({ agent, resources, extensions, runs, tree, models, conversation, events, requests });
+	const switcher = new SessionSwitcher({
+		factory: options.sessionFactory,
 		extensions,
+		current,
+		tree,
+		conversation,
+		queues: agent,
+		models,
+		capabilities,
+		resources,
+		events,
+	});
+	const navigation = new TreeNavigation({ ...sideRequests, current, models, tree, runs, conversation });
+	return {
+		events,
+		current,
+		models,
+		tree,
+		activity,
+		capabilities,
+		conversation,
+		resources,
+		extensions,
+		compaction,
+		autoCompaction,
+		agent,
+		runs,
+		bash,
 		input,
 		switcher,
 		navigation,
-		autoCompactor,
 		approvals,
+	};
+}
+
+/**
+ * What the loop reads: model, level, tools and system prompt from their owners (the loop takes
+ * them once per turn), the provider stream, and the hooks of extensions and compaction.
+ */
+function loopConfig(
+	models: ModelState,
+	capabilities: Capabilities,
+	requests: ProviderRequests,
+	extensions: ExtensionBridge,
+	autoCompaction: AutoCompaction,
+	approvals: ToolApprovals,
+	options: AgentSessionOptions,
+): Omit<AgentLoopConfig, "getSteeringMessages" | "getFollowUpMessages"> {
+	const none = placeholderModel();
+	return {
+		get model(): Model {
+			return models.model ?? none;
+		},
+		get thinkingLevel() {
+			return models.thinkingLevel;
+		},
+		get systemPrompt() {
+			return capabilities.systemPrompt;
+		},
+		get tools() {
+			return capabilities.tools;
+		},
+		streamFunction: options.streamFunction,
+		requestOptions: (model) => requests.options(model),
+		beforeToolCall: extensions.beforeToolCall,
+		afterToolCall: extensions.afterToolCall,
+		// After the extensions' tool_call hook: a call they block is never asked about.
+		approveToolCall: approvals.check,
+		// Compaction rebuilds the conversation in place: the array the loop runs on.
+		afterToolBatch: (_messages, signal) => autoCompaction.afterToolBatch(signal),
+	};
+}
+
+/**
+ * The extension setup with its dialogs in the session's abort tree: an abort resolves every
+ * open dialog with its default, and an open dialog is what a heartbeat reports.
+ */
+function extensionSetup(
+	setup: ExtensionSetup | undefined,
+	tree: AbortTree,
+	activity: Activity,
+): ExtensionSetup | undefined {
+	if (!setup) return undefined;
+	const cancelDialogs = setup.cancelDialogs;
+	if (cancelDialogs) tree.onAbort(cancelDialogs);
+	return setup.ui ? { ...setup, ui: trackedDialogs(setup.ui, activity) } : setup;
+}
+
+/** A UI backend whose open dialogs count as "dialog" activity. */
+function trackedDialogs(ui: ExtensionUiBackend, activity: Activity): ExtensionUiBackend {
+	const track = <T>(dialog: Promise<T>): Promise<T> => {
+		const leave = activity.enter("dialog");
+		return dialog.finally(leave);
+	};
+	return {
+		select: (title, choices, opts) => track(ui.select(title, choices, opts)),
+		confirm: (title, message, opts) => track(ui.confirm(title, message, opts)),
+		input: (title, placeholder, opts) => track(ui.input(title, placeholder, opts)),
+		editor: (title, prefill) => track(ui.editor(title, prefill)),
+		notify: (message, type) => ui.notify(message, type),
+		setStatus: (key, text) => ui.setStatus(key, text),
+		setWidget: (key, lines, placement) => ui.setWidget(key, lines, placement),
+		setTitle: (title) => ui.setTitle(title),
+		setEditorText: (text) => ui.setEditorText(text),
 	};
 }

@@ -1,14 +1,49 @@
 import { resolve } from "node:path";
 import { type AgentMessage, messageText } from "../agent/messages.js";
-import type { Model, ThinkingLevel } from "../llm/types.js";
+import { type Model, THINKING_LEVELS, type ThinkingLevel } from "../llm/types.js";
+import { isActiveCompaction } from "../session/context.js";
 import type { Session } from "../session/session.js";
-import type { TreeNode } from "../session/types.js";
+import { isKnownEntry, type TreeNode } from "../session/types.js";
 import { type SessionStats, sessionStats } from "./stats.js";
 
-/** The thinking level the active branch recorded, or undefined when it recorded none. */
+/**
+ * The thinking level the active branch recorded last, or undefined when it recorded none. A level
+ * this build does not know (written by another program) is skipped; only such levels mean "off".
+ */
 export function recordedThinkingLevel(session: Session): ThinkingLevel | undefined {
-	const recorded = session.getBranch().some((entry) => entry.type === "thinking_level_change");
-	return recorded ? session.buildContext().thinkingLevel : undefined;
+	const branch = session.getBranch();
+	let sawUnknown = false;
+	for (let index = branch.length - 1; index >= 0; index--) {
+		const entry = branch[index];
+		if (entry?.type !== "thinking_level_change") continue;
+		const level = THINKING_LEVELS.find((known) => known === entry.thinkingLevel);
+		if (level) return level;
+		sawUnknown = true;
+	}
+	return sawUnknown ? "off" : undefined;
+}
+
+/**
+ * Whether the context size is known from the session itself: false when the active branch's
+ * latest compaction comes after its latest assistant reply with usage (the reply's usage
+ * describes the context before the compaction), true otherwise. Derived from the entries, so a
+ * reopened session answers as the live one did.
+ */
+export function contextSizeKnown(session: Session): boolean {
+	for (let id = session.leafId; id !== null; ) {
+		const entry = session.getEntry(id);
+		if (!entry) return true;
+		if (isActiveCompaction(entry)) return false;
+		if (isKnownEntry(entry) && entry.type === "message" && isUsageReport(entry.message)) return true;
+		id = entry.parentId;
+	}
+	return true;
+}
+
+function isUsageReport(message: AgentMessage): boolean {
+	if (message.role !== "assistant" || message.stopReason === "error" || message.stopReason === "aborted") return false;
+	const usage = message.usage;
+	return usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0;
 }
 
 /** All entries, or those strictly after `since` (throws `Entry not found: <id>` for an unknown id). */

@@ -12,14 +12,7 @@ export class SessionSlot {
 	private running = 0;
 	private replaced = false;
 
-	/**
-	 * @param thinkingLevel the level the session's entries last recorded, so that a change is
-	 *   written once and an unchanged level is not written again.
-	 */
-	constructor(
-		readonly session: Session,
-		public thinkingLevel: string | undefined,
-	) {}
+	constructor(readonly session: Session) {}
 
 	/** Marks a bash command started in this session. */
 	acquire(): void {

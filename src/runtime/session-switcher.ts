@@ -4,9 +4,12 @@ import { messageText } from "../agent/messages.js";
 import { readSessionHeader } from "../session/header-reader.js";
 import type { Session } from "../session/session.js";
 import { isKnownEntry } from "../session/types.js";
+import type { AbortTree } from "./abort-tree.js";
 import type { SessionFactory } from "./agent-session-types.js";
+import type { Conversation } from "./conversation.js";
+import type { CurrentSession } from "./current-session.js";
+import type { AgentSessionEvent } from "./events.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
-import type { SessionSlot } from "./session-slot.js";
 
 export type Replacement = "new" | "switch" | "fork" | "clone" | "import";
 
@@ -16,12 +19,15 @@ const EXTENSION_REASONS = { new: "new", switch: "resume", fork: "fork", clone: "
 export interface SessionSwitcherHost {
 	factory: SessionFactory;
 	extensions: ExtensionBridge;
-	current(): SessionSlot;
-	cwd(): string;
-	/** Ends the current run and records bash results that were waiting for it. */
-	settle(): Promise<void>;
-	/** Makes `session` the current one (conversation, model, cwd). */
-	adopt(session: Session, kind: Replacement): void;
+	current: CurrentSession;
+	/** Whatever runs in the current session (a run, a compaction) is ended before it is replaced. */
+	tree: AbortTree;
+	conversation: Conversation;
+	queues: { clearQueues(): unknown };
+	models: { resolveFor(session: Session): void };
+	capabilities: { setCwd(cwd: string): void };
+	resources: { reload(cwd: string): void };
+	events: { emit(event: AgentSessionEvent): unknown };
 }
 
 /**
@@ -36,13 +42,13 @@ export class SessionSwitcher {
 	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
 		if (!(await this.host.extensions.allowSwitch("new"))) return { cancelled: true };
 		await this.replace("new", () =>
-			this.host.factory.create({ cwd: this.host.cwd(), parentSession: options.parentSession }),
+			this.host.factory.create({ cwd: this.host.current.cwd, parentSession: options.parentSession }),
 		);
 		return { cancelled: false };
 	}
 
 	async switchSession(path: string): Promise<{ cancelled: boolean }> {
-		const target = resolve(this.host.cwd(), path);
+		const target = resolve(this.host.current.cwd, path);
 		if (!(await this.host.extensions.allowSwitch("resume", target))) return { cancelled: true };
 		await this.replace("switch", () => this.open(target));
 		return { cancelled: false };
@@ -50,19 +56,19 @@ export class SessionSwitcher {
 
 	/** Returns the text of the message forked from, also when an extension cancelled the fork. */
 	async fork(entryId: string): Promise<{ text: string; cancelled: boolean }> {
-		const source = this.host.current().session.getEntry(entryId);
+		const source = this.host.current.session.getEntry(entryId);
 		if (!source || !isKnownEntry(source) || source.type !== "message" || source.message.role !== "user")
 			throw new Error("Invalid entry ID for forking");
 		const text = messageText(source.message);
 		if (!(await this.host.extensions.allowFork(entryId))) return { text, cancelled: true };
-		await this.replace("fork", () => this.host.current().session.forkBefore(entryId).session);
+		await this.replace("fork", () => this.host.current.session.forkBefore(entryId).session);
 		return { text, cancelled: false };
 	}
 
 	async clone(): Promise<{ cancelled: boolean }> {
-		const session = this.host.current().session;
+		const session = this.host.current.session;
 		if (!(await this.host.extensions.allowFork(session.leafId ?? undefined))) return { cancelled: true };
-		await this.replace("clone", () => this.host.current().session.cloneAtLeaf());
+		await this.replace("clone", () => this.host.current.session.cloneAtLeaf());
 		return { cancelled: false };
 	}
 
@@ -71,10 +77,10 @@ export class SessionSwitcher {
 	 * the working directory its header names.
 	 */
 	async importSession(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }> {
-		const source = resolve(this.host.cwd(), inputPath);
+		const source = resolve(this.host.current.cwd, inputPath);
 		if (!existsSync(source)) throw new Error(`File not found: ${source}`);
 		if (!readSessionHeader(source)) throw new Error(`Not an Atomic session file: ${source}`);
-		const directory = this.host.factory.directory(this.host.cwd());
+		const directory = this.host.factory.directory(this.host.current.cwd);
 		if (directory === undefined) throw new Error("Cannot import a session into an in-memory session (--no-session)");
 		if (!(await this.host.extensions.allowSwitch("import", source))) return { cancelled: true };
 		await this.replace("import", () => {
@@ -87,20 +93,41 @@ export class SessionSwitcher {
 	}
 
 	private open(target: string): Session {
-		const current = this.host.current();
+		const current = this.host.current.slot;
 		// Reopening the current file: release it first (one writer per file).
 		if (current.session.file === target) current.retire();
-		return this.host.factory.open(target, { cwd: this.host.cwd() });
+		return this.host.factory.open(target, { cwd: this.host.current.cwd });
 	}
 
 	private async replace(kind: Replacement, create: () => Session): Promise<void> {
-		await this.host.settle();
-		const previousFile = this.host.current().session.file;
+		const { host } = this;
+		if (host.tree.busy) await host.tree.abortAll();
+		host.conversation.flushPendingBash();
+		const previousFile = host.current.session.file;
 		const session = create();
 		const reason = EXTENSION_REASONS[kind];
-		await this.host.extensions.leaving(reason);
-		this.host.adopt(session, kind);
-		await this.host.extensions.started(reason, previousFile);
+		await host.extensions.leaving(reason);
+		this.adopt(session, kind);
+		await host.extensions.started(reason, previousFile);
+	}
+
+	/**
+	 * Makes `session` current: its working directory, its conversation, and the model, level and
+	 * startup condition resolved for it as a process started on it would; queued messages of the
+	 * session left are dropped.
+	 */
+	private adopt(session: Session, kind: Replacement): void {
+		const { host } = this;
+		const cwdChanged = session.cwd !== host.current.cwd;
+		host.current.replace(session);
+		host.queues.clearQueues();
+		if (cwdChanged) {
+			host.capabilities.setCwd(session.cwd);
+			host.resources.reload(session.cwd);
+		}
+		host.models.resolveFor(session);
+		host.conversation.rebuild();
+		host.events.emit({ type: "session_changed", reason: kind, sessionId: session.id, sessionFile: session.file });
 	}
 }
 

@@ -1,6 +1,5 @@
 import type { RetrySettings } from "../agent/retry.js";
 import type { StreamFunction } from "../agent/types.js";
-import { classifyErrorMessage } from "../llm/errors.js";
 import type { AssistantMessage, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
 import { uuidv7 } from "../session/ids.js";
 import type { AgentSessionEvent } from "./events.js";
@@ -8,10 +7,10 @@ import type { AgentSessionEvent } from "./events.js";
 /** What a one-off model request (compaction planning, branch summaries) needs from the session. */
 export interface SideRequestHost {
 	streamFunction: StreamFunction;
-	requestOptions(model: Model): StreamOptions;
-	thinkingLevel(): ThinkingLevel;
-	retrySettings(): RetrySettings;
-	emit(event: AgentSessionEvent): void;
+	requests: { options(model: Model): StreamOptions };
+	models: { readonly thinkingLevel: ThinkingLevel };
+	retry: { readonly settings: RetrySettings };
+	events: { emit(event: AgentSessionEvent): unknown };
 }
 
 export type SideRequestSource =
@@ -38,18 +37,18 @@ export async function sideRequest(
 	signal: AbortSignal | undefined,
 	origin: SideRequestSource,
 ): Promise<AssistantMessage> {
-	const retry = host.retrySettings();
+	const retry = host.retry.settings;
 	let attempt = 0;
 	for (;;) {
 		const reply = await requestOnce(host, model, request, signal);
-		const transient = reply.stopReason === "error" && classifyErrorMessage(reply.errorMessage ?? "") === "transient";
+		const transient = reply.stopReason === "error" && reply.error?.retryable === true;
 		if (!transient || !retry.enabled || attempt >= retry.maxRetries || signal?.aborted) {
-			if (attempt > 0) host.emit({ type: "summarization_retry_finished" });
+			if (attempt > 0) host.events.emit({ type: "summarization_retry_finished" });
 			return reply;
 		}
 		attempt++;
 		const delayMs = retry.baseDelayMs * 2 ** (attempt - 1);
-		host.emit({
+		host.events.emit({
 			type: "summarization_retry_scheduled",
 			attempt,
 			maxAttempts: retry.maxRetries,
@@ -58,7 +57,7 @@ export async function sideRequest(
 		});
 		await sleep(delayMs, signal);
 		if (signal?.aborted) throw new SideRequestCancelled();
-		host.emit({ type: "summarization_retry_attempt_start", ...origin });
+		host.events.emit({ type: "summarization_retry_attempt_start", ...origin });
 	}
 }
 
@@ -68,9 +67,9 @@ function requestOnce(
 	request: { systemPrompt: string; userText: string },
 	signal: AbortSignal | undefined,
 ): Promise<AssistantMessage> {
-	const level = host.thinkingLevel();
+	const level = host.models.thinkingLevel;
 	const options: StreamOptions = {
-		...host.requestOptions(model),
+		...host.requests.options(model),
 		// A fresh id and no caching: the request shares nothing with the conversation.
 		sessionId: uuidv7(),
 		cacheRetention: "none",

@@ -15,12 +15,12 @@ export interface SessionStats {
 	contextUsage?: ContextUsage;
 }
 
-export interface ContextUsage {
+export type ContextUsage = {
 	/** Null right after a compaction, until a reply reports fresh usage. */
 	tokens: number | null;
 	contextWindow: number;
 	percent: number | null;
-}
+};
 
 /** Rough token count of text (4 characters per token); images count as 1200 tokens. */
 export function estimateTokens(message: AgentMessage): number {

@@ -5,9 +5,10 @@ import {
 	entriesLeaving,
 	readBranchSummary,
 } from "../compaction/branch-summary.js";
-import type { Model } from "../llm/types.js";
+import type { Model, ThinkingLevel } from "../llm/types.js";
 import { entryMessage } from "../session/context.js";
 import type { Session } from "../session/session.js";
+import type { AbortTree } from "./abort-tree.js";
 import { SideRequestCancelled, type SideRequestHost, sideRequest } from "./side-request.js";
 
 export const NAVIGATE_WHILE_STREAMING = "Wait for the current response to finish before navigating the session tree.";
@@ -28,11 +29,12 @@ export interface NavigateResult {
 }
 
 export interface TreeNavigationHost extends SideRequestHost {
-	session(): Session;
-	model(): Model | undefined;
-	isStreaming(): boolean;
-	/** Rebuilds the conversation from the session's new active branch. */
-	applyContext(): void;
+	current: { readonly session: Session };
+	models: { readonly model: Model | undefined; readonly thinkingLevel: ThinkingLevel };
+	tree: AbortTree;
+	runs: { readonly isStreaming: boolean };
+	/** Rebuilt from the session's new active branch. */
+	conversation: { rebuild(): void };
 }
 
 /**
@@ -41,21 +43,12 @@ export interface TreeNavigationHost extends SideRequestHost {
  * can edit and resend it. With `summarize`, the branch being left is summarised by the model first.
  */
 export class TreeNavigation {
-	private controller: AbortController | undefined;
-
 	constructor(private readonly host: TreeNavigationHost) {}
-
-	/** Cancels a summary in progress. Returns true when there was one. */
-	abort(): boolean {
-		if (!this.controller) return false;
-		this.controller.abort();
-		return true;
-	}
 
 	async navigate(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
 		const { host } = this;
-		if (host.isStreaming()) throw new Error(NAVIGATE_WHILE_STREAMING);
-		const session = host.session();
+		if (host.runs.isStreaming) throw new Error(NAVIGATE_WHILE_STREAMING);
+		const session = host.current.session;
 		const target = session.getEntry(targetId);
 		if (!target) throw new Error(`Entry ${targetId} not found`);
 		const message = entryMessage(target);
@@ -79,7 +72,7 @@ export class TreeNavigation {
 			else session.branch(newLeaf);
 			if (options.label) session.setLabel(target.id, options.label);
 		}
-		host.applyContext();
+		host.conversation.rebuild();
 		return result;
 	}
 
@@ -87,22 +80,22 @@ export class TreeNavigation {
 		entries: ReturnType<typeof entriesLeaving>,
 		customInstructions: string | undefined,
 	): Promise<ReturnType<typeof readBranchSummary> | undefined> {
-		const model = this.host.model();
+		const model = this.host.models.model;
 		if (!model) throw new Error("No model available for summarization");
 		const budget = Math.max(2000, model.contextWindow - DEFAULT_BRANCH_SUMMARY_RESERVE);
 		const request = buildBranchSummaryRequest(entries, budget, customInstructions);
-		const controller = new AbortController();
-		this.controller = controller;
+		// The session's abort reaches the summary request and its retry delays.
+		const operation = this.host.tree.start();
 		try {
-			const reply = await sideRequest(this.host, model, request, controller.signal, { source: "branchSummary" });
-			if (reply.stopReason === "aborted" || controller.signal.aborted) return undefined;
+			const reply = await sideRequest(this.host, model, request, operation.signal, { source: "branchSummary" });
+			if (reply.stopReason === "aborted" || operation.signal.aborted) return undefined;
 			if (reply.stopReason === "error") throw new Error(`Branch summary failed: ${reply.errorMessage ?? "error"}`);
 			return readBranchSummary(reply, request.files);
 		} catch (error) {
 			if (error instanceof SideRequestCancelled) return undefined;
 			throw error;
 		} finally {
-			if (this.controller === controller) this.controller = undefined;
+			operation.finish();
 		}
 	}
 }

@@ -20,14 +20,15 @@ describe("abort during a running bash tool", () => {
 		const duration = `30.${process.pid}${Date.now() % 1000}`;
 		const command = `sleep ${duration} & sleep ${duration} & ${announceWhenRunning(duration)}; wait`;
 		const h = harness([toolReply("bash", { command }), textReply("never sent")], { tools: [createBashTool({ cwd })] });
-		const run = h.agent.prompt(user("start the sleepers"));
+		const controller = new AbortController();
+		const run = h.agent.prompt(user("start the sleepers"), controller.signal);
 		await h.waitFor(
 			(event) =>
 				event.type === "tool_execution_update" &&
 				event.partialResult.content.some((block) => block.type === "text" && block.text.includes("started")),
 		);
 		expect(livingProcesses(["sleep", duration])).toHaveLength(2);
-		h.agent.abort();
+		controller.abort();
 		await run;
 		expect(livingProcesses(["sleep", duration])).toEqual([]);
 		const result = h.events.find((event) => event.type === "message_end" && event.message.role === "toolResult");

@@ -332,9 +332,10 @@ describe("agent loop", () => {
 
 	it("aborts during streaming: the reply ends aborted, turn_end and agent_end follow once", async () => {
 		const h = harness([{ blocks: [{ type: "text", text: "a long reply", chunks: 12 }], delayMs: 20 }]);
-		const run = h.agent.prompt(user("go"));
+		const controller = new AbortController();
+		const run = h.agent.prompt(user("go"), controller.signal);
 		await h.waitFor((event) => event.type === "message_update");
-		h.agent.abort();
+		controller.abort();
 		await run;
 		const last = h.events.filter((event) => event.type === "message_end").at(-1);
 		expect(last?.type === "message_end" && (last.message as AssistantMessage).stopReason).toBe("aborted");
@@ -345,9 +346,10 @@ describe("agent loop", () => {
 	it("aborts during a running tool: the tool sees the signal and the run ends with an aborted reply", async () => {
 		const slow = controllableTool("slow");
 		const h = harness([toolReply("slow", { value: "v" }), textReply("never")], { tools: [slow] });
-		const run = h.agent.prompt(user("go"));
+		const controller = new AbortController();
+		const run = h.agent.prompt(user("go"), controller.signal);
 		await vi.waitUntil(() => slow.started.length === 1);
-		h.agent.abort();
+		controller.abort();
 		await run;
 		expect(toolResults(h.events)[0]).toMatchObject({
 			isError: true,
@@ -363,10 +365,11 @@ describe("agent loop", () => {
 
 	it("keeps queued messages after an abort instead of running them", async () => {
 		const h = harness([{ blocks: [{ type: "text", text: "slow", chunks: 4 }], delayMs: 20 }]);
-		const run = h.agent.prompt(user("go"));
+		const controller = new AbortController();
+		const run = h.agent.prompt(user("go"), controller.signal);
 		await h.waitFor((event) => event.type === "message_update");
 		h.agent.queueFollowUp(user("later"), "later");
-		h.agent.abort();
+		controller.abort();
 		await run;
 		expect(h.agent.followUp.list().map((item) => item.text)).toEqual(["later"]);
 		expect(h.stream.calls).toHaveLength(1);
@@ -461,9 +464,10 @@ describe("agent loop", () => {
 
 	it("abort during a retry delay ends the run promptly with an aborted reply", async () => {
 		const h = harness([{ status: 529 }], { retry: new RetryPolicy({ baseDelayMs: 60_000 }) });
-		const run = h.agent.prompt(user("go"));
+		const controller = new AbortController();
+		const run = h.agent.prompt(user("go"), controller.signal);
 		await h.waitFor((event) => event.type === "auto_retry_start");
-		h.agent.abort();
+		controller.abort();
 		await run;
 		const last = h.agent.messages.at(-1) as AssistantMessage;
 		expect(last.stopReason).toBe("aborted");

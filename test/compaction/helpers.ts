@@ -1,4 +1,5 @@
 import { createNumberedRegion, type NumberedRegion } from "../../src/compaction/numbering.js";
+import type { ProviderError } from "../../src/llm/errors.js";
 import type { AssistantMessage, StopReason } from "../../src/llm/types.js";
 
 /** A region from its lines, as createNumberedRegion sees them. */
@@ -17,6 +18,8 @@ export function plannerReply(
 	options: {
 		stopReason?: StopReason;
 		errorMessage?: string;
+		/** The failure as the provider module classified it. */
+		error?: ProviderError;
 		input?: number;
 		output?: number;
 		cacheRead?: number;
@@ -44,5 +47,9 @@ export function plannerReply(
 		timestamp: 1,
 	};
 	if (options.errorMessage !== undefined) message.errorMessage = options.errorMessage;
+	if (options.error !== undefined) message.error = options.error;
 	return message;
 }
+
+/** The error a provider module gives a request that did not fit the window. */
+export const OVERFLOW_ERROR: ProviderError = { kind: "context_overflow", retryable: false, status: 400 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyPlannerReply } from "../../src/compaction/planner-outcome.js";
-import { plannerReply } from "./helpers.js";
+import { errorFromStatus, type ProviderError, providerError } from "../../src/llm/errors.js";
+import { OVERFLOW_ERROR, plannerReply } from "./helpers.js";
 
 const view = { totalLines: 10, protectedLines: [3, 4] };
 const window = 1000;
@@ -64,6 +65,7 @@ describe("classifyPlannerReply", () => {
 		const reported = plannerReply("", {
 			stopReason: "error",
 			errorMessage: "400 prompt is too long: 250000 tokens > 200000 maximum",
+			error: OVERFLOW_ERROR,
 		});
 		expect(classifyPlannerReply(reported, view, window)).toEqual({
 			kind: "overflowed",
@@ -80,25 +82,47 @@ describe("classifyPlannerReply", () => {
 		);
 	});
 
-	it("classifies provider errors", () => {
-		const error = (errorMessage: string) =>
-			classifyPlannerReply(plannerReply("", { stopReason: "error", errorMessage }), view, window);
-		expect(error('429 {"error":{"message":"Rate limit reached"}}')).toEqual({
+	it("classifies provider errors from their structured error", () => {
+		const error = (errorMessage: string, failure: ProviderError) =>
+			classifyPlannerReply(plannerReply("", { stopReason: "error", errorMessage, error: failure }), view, window);
+		expect(error('429 {"error":{"message":"Rate limit reached"}}', errorFromStatus(429))).toEqual({
 			kind: "rateLimited",
 			category: "rate_limited",
 			message: '429 {"error":{"message":"Rate limit reached"}}',
 		});
-		expect(error("503 service unavailable")).toMatchObject({ kind: "rateLimited", category: "rate_limited" });
-		expect(error('529 {"type":"overloaded_error"}')).toMatchObject({ kind: "rateLimited", category: "rate_limited" });
-		expect(error("429 You exceeded your current quota, please check your plan and billing details")).toMatchObject({
+		expect(error("503 service unavailable", errorFromStatus(503))).toMatchObject({
+			kind: "rateLimited",
+			category: "rate_limited",
+		});
+		expect(error('529 {"type":"overloaded_error"}', errorFromStatus(529))).toMatchObject({
+			kind: "rateLimited",
+			category: "rate_limited",
+		});
+		const quota = providerError("quota", { status: 429, code: "insufficient_quota" });
+		expect(
+			error("429 You exceeded your current quota, please check your plan and billing details", quota),
+		).toMatchObject({
 			kind: "rateLimited",
 			category: "quota",
 		});
-		expect(error("400 invalid model")).toEqual({
+		expect(error("400 invalid model", errorFromStatus(400))).toEqual({
 			kind: "providerError",
 			category: "provider_error",
 			message: "400 invalid model",
 		});
-		expect(error("fetch failed (ECONNRESET)")).toMatchObject({ kind: "providerError", category: "stream_error" });
+		expect(error("fetch failed (ECONNRESET)", providerError("network", { code: "ECONNRESET" }))).toMatchObject({
+			kind: "providerError",
+			category: "stream_error",
+		});
+	});
+
+	it("reads nothing from the text of an unclassified error", () => {
+		expect(
+			classifyPlannerReply(plannerReply("", { stopReason: "error", errorMessage: "529 overloaded" }), view, window),
+		).toEqual({
+			kind: "providerError",
+			category: "provider_error",
+			message: "529 overloaded",
+		});
 	});
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { nextWithheldLines, planCompaction, type RequestPlanner } from "../../src/compaction/planner.js";
 import type { AssistantMessage } from "../../src/llm/types.js";
-import { numberedLines, plannerReply, regionOf } from "./helpers.js";
+import { numberedLines, OVERFLOW_ERROR, plannerReply, regionOf } from "./helpers.js";
 
 const parameters = { compression_ratio: 0.5, preserve_recent: 2, query: "the latest user request" };
 const OVERFLOW = "400 prompt is too long: 999999 tokens > 200000 maximum";
@@ -17,7 +17,8 @@ function overflowingPlanner(fits: number, seen: string[][]): RequestPlanner {
 	return async (_system, userText) => {
 		const lines = viewLines(userText);
 		seen.push(lines);
-		if (lines.length > fits) return plannerReply("", { stopReason: "error", errorMessage: OVERFLOW });
+		if (lines.length > fits)
+			return plannerReply("", { stopReason: "error", errorMessage: OVERFLOW, error: OVERFLOW_ERROR });
 		return plannerReply("1,2\n");
 	};
 }
@@ -96,7 +97,7 @@ describe("planCompaction", () => {
 			requestPlanner: async (_system, userText) => {
 				seen.push(userText);
 				return seen.length === 1
-					? plannerReply("", { stopReason: "error", errorMessage: OVERFLOW })
+					? plannerReply("", { stopReason: "error", errorMessage: OVERFLOW, error: OVERFLOW_ERROR })
 					: plannerReply("1,4\n");
 			},
 		});

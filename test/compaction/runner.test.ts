@@ -3,6 +3,7 @@ import type { RequestPlanner } from "../../src/compaction/planner.js";
 import type { CompactionPreparation } from "../../src/compaction/region.js";
 import { compactionDetails, compactionEntryFields } from "../../src/compaction/result.js";
 import { CompactionError, runCompaction } from "../../src/compaction/runner.js";
+import { errorFromStatus } from "../../src/llm/errors.js";
 import { numberedLines, plannerReply, regionOf } from "./helpers.js";
 
 const parameters = { compression_ratio: 0.5, preserve_recent: 2, query: "fix the test" };
@@ -95,7 +96,12 @@ describe("runCompaction", () => {
 				urgency: "recoverable",
 				contextWindow: 200_000,
 				wholeContextTokensBefore: 1000,
-				requestPlanner: async () => plannerReply("", { stopReason: "error", errorMessage: "429 rate limit exceeded" }),
+				requestPlanner: async () =>
+					plannerReply("", {
+						stopReason: "error",
+						errorMessage: "429 rate limit exceeded",
+						error: errorFromStatus(429),
+					}),
 			}),
 		).rejects.toMatchObject({
 			message: "Compaction failed: the provider is rate limited or overloaded: 429 rate limit exceeded",

@@ -5,8 +5,9 @@ import {
 	isContextOverflowReply,
 	shouldCompact,
 } from "../../src/compaction/triggers.js";
+import { errorFromStatus } from "../../src/llm/errors.js";
 import type { Usage } from "../../src/llm/types.js";
-import { plannerReply } from "./helpers.js";
+import { OVERFLOW_ERROR, plannerReply } from "./helpers.js";
 
 function usage(input: number, output: number, cacheRead: number, cacheWrite: number, totalTokens = 0): Usage {
 	return {
@@ -50,10 +51,14 @@ describe("contextOverflowOf", () => {
 		const reply = plannerReply("", {
 			stopReason: "error",
 			errorMessage: "400 prompt is too long: 9 tokens > 8 maximum",
+			error: OVERFLOW_ERROR,
 		});
 		expect(contextOverflowOf(reply, 1000)).toBe("reported");
 		expect(
-			contextOverflowOf(plannerReply("", { stopReason: "error", errorMessage: "429 too many requests" }), 1000),
+			contextOverflowOf(
+				plannerReply("", { stopReason: "error", errorMessage: "429 too many requests", error: errorFromStatus(429) }),
+				1000,
+			),
 		).toBe(undefined);
 	});
 

@@ -68,13 +68,13 @@ export interface RunnerHarness {
 	errors: ExtensionError[];
 }
 
-export function runnerHarness(ui?: ExtensionUiBackend): RunnerHarness {
+export function runnerHarness(ui?: ExtensionUiBackend, loadTimeoutMs?: number): RunnerHarness {
 	const host = fakeHost();
 	const errors: ExtensionError[] = [];
 	const onError = (error: ExtensionError) => {
 		errors.push(error);
 	};
-	const runner = new ExtensionRunner(ui ? { host, ui, onError } : { host, onError });
+	const runner = new ExtensionRunner(ui ? { host, ui, onError, loadTimeoutMs } : { host, onError, loadTimeoutMs });
 	return { runner, host, errors };
 }
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ExtensionError, loadExtensions } from "../../src/extensions/index.js";
-import { fakeHost, scratchDir } from "./helpers.js";
+import { fakeHost, runnerHarness, scratchDir } from "./helpers.js";
 
 /** An extension that registers a command named after itself. */
 function commandExtension(name: string, description = name): string {
@@ -184,5 +184,25 @@ describe("loadExtensions", () => {
 		const runner = await load();
 
 		expect(runner.commands().map((command) => command.name)).toEqual(["late", "next"]);
+	});
+
+	it("gives up on a factory that never settles, so nothing waits for it for good", async () => {
+		const { runner, errors: loadErrors } = runnerHarness(undefined, 50);
+		const hanging = await runner.addExtension("/ext/hanging.ts", (atomic) => {
+			atomic.registerCommand("never", { handler: () => undefined });
+			return new Promise<void>(() => undefined);
+		});
+		const next = await runner.addExtension("/ext/next.ts", (atomic) => {
+			atomic.registerCommand("next", { handler: () => undefined });
+		});
+		expect([hanging, next]).toEqual([false, true]);
+		expect(runner.commands().map((command) => command.name)).toEqual(["next"]);
+		expect(loadErrors).toEqual([
+			{
+				extensionPath: "/ext/hanging.ts",
+				event: "load",
+				error: "The extension did not finish loading within 50 ms; it is not loaded",
+			},
+		]);
 	});
 });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-	createUiContext,
-	type ExtensionUiBackend,
-	THEME_SWITCH_ERROR,
-	WIDGET_FACTORY_ERROR,
-} from "../../src/extensions/index.js";
+import { createUiContext, type ExtensionUiBackend, THEME_SWITCH_ERROR } from "../../src/extensions/index.js";
 
 /** A backend that records every call. */
 function recordingBackend(): ExtensionUiBackend & { calls: unknown[][] } {
@@ -70,11 +65,10 @@ describe("ctx.ui", () => {
 		]);
 	});
 
-	it("throws for component-factory widgets and non-string lines, sending nothing", () => {
+	it("ignores component-factory widgets and throws for non-string lines, sending nothing", () => {
 		const backend = recordingBackend();
 		const ui = createUiContext(backend);
-		expect(() => ui.setWidget("w", () => ({ render: () => [] }))).toThrow(WIDGET_FACTORY_ERROR);
-		expect(WIDGET_FACTORY_ERROR).toBe("Component-factory widgets are unavailable in this RPC host.");
+		expect(ui.setWidget("w", () => ({ render: () => [] }))).toBeUndefined();
 		expect(() => ui.setWidget("w", [1, 2] as unknown as string[])).toThrow(
 			"setWidget expects an array of strings (or undefined to clear)",
 		);

@@ -1,7 +1,7 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { describe, expect, it } from "vitest";
-import { classifyErrorMessage } from "../../src/llm/errors.js";
-import { AnthropicEventReader, anthropicStreamErrorText } from "../../src/llm/providers/anthropic-events.js";
+import { anthropicStreamErrorText, classifyAnthropicFailure } from "../../src/llm/providers/anthropic-errors.js";
+import { AnthropicEventReader } from "../../src/llm/providers/anthropic-events.js";
 import { AssistantStreamBuilder } from "../../src/llm/stream-builder.js";
 import type { AssistantMessageEvent, Model } from "../../src/llm/types.js";
 
@@ -134,7 +134,7 @@ describe("AnthropicEventReader", () => {
 	});
 });
 
-describe("anthropicStreamErrorText", () => {
+describe("anthropicStreamErrorText and classifyAnthropicFailure", () => {
 	it.each([
 		["overloaded_error", "Overloaded", "529 overloaded_error: Overloaded", "transient"],
 		["rate_limit_error", "Slow down", "429 rate_limit_error: Slow down", "transient"],
@@ -147,9 +147,12 @@ describe("anthropicStreamErrorText", () => {
 			"context_overflow",
 		],
 		["mystery_error", "Odd", "mystery_error: Odd", "permanent"],
-	])("%s becomes a text that classifies right", (type, message, text, kind) => {
+	])("%s becomes a status-prefixed text and its kind", (type, message, text, kind) => {
 		expect(anthropicStreamErrorText(type, message)).toBe(text);
-		expect(classifyErrorMessage(text)).toBe(kind);
+		const error = classifyAnthropicFailure({ type, message });
+		expect(error.kind === "context_overflow" ? "context_overflow" : error.retryable ? "transient" : "permanent").toBe(
+			kind,
+		);
 	});
 
 	it("copes with a missing type and message", () => {

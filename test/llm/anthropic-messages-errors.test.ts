@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { classifyErrorMessage, isContextOverflow } from "../../src/llm/errors.js";
 import { streamModel } from "../../src/llm/registry.js";
 import type { Context } from "../../src/llm/types.js";
 import { LlmServer } from "../support/llm-server.js";
@@ -7,6 +6,7 @@ import { testModel } from "../support/models.js";
 import { anthropicWire } from "../support/wire/anthropic-messages.js";
 import { sse } from "../support/wire/index.js";
 import { collectEvents, finalMessage, userMessage } from "./anthropic-test-helpers.js";
+import { errorClass } from "./error-helpers.js";
 
 let server: LlmServer;
 
@@ -44,7 +44,7 @@ describe("anthropic-messages HTTP errors", () => {
 		const message = await failedReply(status);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(`${status} {"type":"error","error":{"type":"${type}","message":"${text}"}}`);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("401 is permanent", async () => {
@@ -52,7 +52,7 @@ describe("anthropic-messages HTTP errors", () => {
 		expect(message.errorMessage).toBe(
 			'401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
 		);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("permanent");
+		expect(errorClass(message)).toBe("permanent");
 	});
 
 	it("a 400 'prompt is too long' is a context overflow", async () => {
@@ -60,8 +60,8 @@ describe("anthropic-messages HTTP errors", () => {
 		expect(message.errorMessage).toBe(
 			'400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 250000 tokens > 200000 maximum"}}',
 		);
-		expect(isContextOverflow(message.errorMessage ?? "")).toBe(true);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("context_overflow");
+		expect(message.error?.kind).toBe("context_overflow");
+		expect(errorClass(message)).toBe("context_overflow");
 	});
 
 	it("the request is sent once: the SDK does not retry", async () => {
@@ -91,7 +91,7 @@ describe("anthropic-messages errors inside the stream", () => {
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("529 overloaded_error: Overloaded");
 		expect(message.content).toEqual([{ type: "text", text: "Hello" }]);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("an invalid_request_error event is permanent", async () => {
@@ -99,7 +99,7 @@ describe("anthropic-messages errors inside the stream", () => {
 		server.enqueue({ blocks: [{ type: "text", text: "Hi" }] });
 		const message = await streamModel(testModel(server, "anthropic-messages"), hello).result();
 		expect(message.errorMessage).toBe("400 invalid_request_error: Bad block");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("permanent");
+		expect(errorClass(message)).toBe("permanent");
 	});
 
 	it("a stream cut before its stop reason ends as a transient error", async () => {
@@ -107,6 +107,6 @@ describe("anthropic-messages errors inside the stream", () => {
 		const message = await streamModel(testModel(server, "anthropic-messages"), hello).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/^Connection error\./);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 });

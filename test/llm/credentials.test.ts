@@ -81,7 +81,7 @@ describe("CredentialStore: resolution order", () => {
 		expect(credentials.resolve("openai")).toBe("from-file");
 		expect(credentials.status("junk")).toEqual({ configured: false });
 		expect(credentials.problems()).toEqual([
-			`${authPath}: junk must be an object, found an integer; the entry is ignored`,
+			`${authPath}: junk: expected an object like {"type": "api_key", "key": "..."}; the entry is ignored`,
 		]);
 	});
 });
@@ -203,16 +203,16 @@ describe("CredentialStore: auth.json", () => {
 		);
 		const credentials = store();
 		expect(credentials.problems()).toEqual([
-			`${authPath}: openai.type must be "api_key", found a string; the entry is ignored`,
-			`${authPath}: google.key must be a string, found an integer; the entry is ignored`,
-			`${authPath}: groq must be an object, found a string; the entry is ignored`,
+			`${authPath}: openai.key: expected a string (the key); openai.type: expected "api_key" (the only kind of credential Atomic stores); the entry is ignored`,
+			`${authPath}: google.key: expected a string (the key); the entry is ignored`,
+			`${authPath}: groq: expected an object like {"type": "api_key", "key": "..."}; the entry is ignored`,
 		]);
 		expect(credentials.problems().join("\n")).not.toMatch(/sk-oauth|12345|gsk-bare/);
 		expect(credentials.resolve("anthropic")).toBe("sk-ant-good");
 		expect(credentials.status("openai")).toEqual({ configured: false });
 		// With nothing else to fall back on, the error says what is wrong with the entry.
 		expect(() => credentials.resolve("google")).toThrow(
-			`${authPath}: google.key must be a string, found an integer; the entry is ignored`,
+			`${authPath}: google.key: expected a string (the key); the entry is ignored`,
 		);
 		// Another source still works.
 		expect(store({ OPENAI_API_KEY: "sk-env" }).resolve("openai")).toBe("sk-env");
@@ -222,7 +222,7 @@ describe("CredentialStore: auth.json", () => {
 		writeFileSync(authPath, JSON.stringify(["sk-in-array"]));
 		const credentials = store();
 		expect(credentials.problems()).toEqual([
-			`${authPath} must hold a JSON object, found an array; the file is ignored`,
+			`${authPath}: (the file): expected an object of providers; the file is ignored`,
 		]);
 		expect(credentials.status("anthropic")).toEqual({ configured: false });
 	});

@@ -1,140 +1,89 @@
 import { describe, expect, it } from "vitest";
 import { MAX_SERVER_DELAY_MS, RetryPolicy } from "../../src/agent/retry.js";
 import {
-	classifyErrorMessage,
 	describeError,
-	isContextOverflow,
-	isQuotaError,
-	isTransientError,
-	noteRetryAfter,
+	errorFromStatus,
+	errorFromThrown,
+	ProviderFailure,
+	providerError,
 	retryAfterFromError,
-	statusOf,
 } from "../../src/llm/errors.js";
 import type { AssistantMessage } from "../../src/llm/types.js";
 
-describe("classifyErrorMessage: HTTP status", () => {
+describe("errorFromStatus", () => {
 	it.each([
-		[
-			'429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}',
-		],
-		['529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
-		['500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}'],
-		["503 upstream connect error"],
-		["502 Bad Gateway"],
-		["408 Request Timeout"],
-		["409 conflict"],
-		["425 too early"],
-	])("%s is transient", (message) => {
-		expect(classifyErrorMessage(message)).toBe("transient");
-		expect(isTransientError(message)).toBe(true);
+		[429, "rate_limit"],
+		[529, "overloaded"],
+		[503, "overloaded"],
+		[500, "server_error"],
+		[502, "server_error"],
+		[408, "timeout"],
+		[409, "invalid_request"],
+		[425, "invalid_request"],
+	])("%i is retryable (%s)", (status, kind) => {
+		expect(errorFromStatus(status)).toEqual({ kind, retryable: true, status });
 	});
 
 	it.each([
-		['400 {"type":"error","error":{"type":"invalid_request_error","message":"messages: field required"}}'],
-		['401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'],
-		['403 {"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}'],
-		['404 {"error":{"message":"The model `gpt-9` does not exist","code":"model_not_found"}}'],
-		["422 unprocessable"],
-	])("%s is permanent", (message) => {
-		expect(classifyErrorMessage(message)).toBe("permanent");
-		expect(isTransientError(message)).toBe(false);
+		[400, "invalid_request"],
+		[401, "auth"],
+		[403, "auth"],
+		[404, "invalid_request"],
+		[422, "invalid_request"],
+		[402, "quota"],
+	])("%i is not retryable (%s)", (status, kind) => {
+		expect(errorFromStatus(status)).toEqual({ kind, retryable: false, status });
 	});
 
-	it("lets the status decide over words: a 400 that mentions a timeout is still permanent", () => {
-		expect(classifyErrorMessage("400 invalid value for timeout")).toBe("permanent");
-	});
-
-	it.each([
-		[
-			'429 {"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota"}}',
-		],
-		["429 insufficient_quota"],
-		['400 {"type":"error","error":{"message":"Your credit balance is too low to access the Anthropic API."}}'],
-		["429 Quota exceeded for metric: generate_content_requests per day"],
-		["402 out of credits"],
-		["You have reached your usage limit"],
-	])("quota text %s is permanent whatever the status", (message) => {
-		expect(isQuotaError(message)).toBe(true);
-		expect(classifyErrorMessage(message)).toBe("permanent");
+	it("keeps the provider's code and the server's retry-after", () => {
+		expect(errorFromStatus(429, { code: "rate_limit_error", retryAfterMs: 300 })).toEqual({
+			kind: "rate_limit",
+			retryable: true,
+			status: 429,
+			code: "rate_limit_error",
+			retryAfterMs: 300,
+		});
 	});
 });
 
-describe("classifyErrorMessage: context overflow", () => {
-	it.each([
-		[
-			'400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 213462 tokens > 200000 maximum"}}',
-		],
-		["400 input length and `max_tokens` exceed context limit: 190000 + 21333 > 200000"],
-		["400 Your input exceeds the context window of this model. Please adjust your input and try again."],
-		["400 This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."],
-		['400 {"error":{"code":"context_length_exceeded"}}'],
-		["400 The input token count (1196265) exceeds the maximum number of tokens allowed (1048575)."],
-		["400 the request exceeds the available context size, try increasing it"],
-		["500 prompt too long; exceeded max context length by 2048 tokens"],
-		["400 Please reduce the length of the messages or completion."],
-		["413 Request too large for model llama-3 with 8192 context"],
-		["400 context window exceeded"],
-	])("%s is context_overflow", (message) => {
-		expect(isContextOverflow(message)).toBe(true);
-		expect(classifyErrorMessage(message)).toBe("context_overflow");
+describe("errorFromThrown: typed fields only", () => {
+	it("takes a ProviderFailure's classification as it is", () => {
+		const error = providerError("context_overflow", { status: 400 });
+		expect(errorFromThrown(new ProviderFailure("400 prompt is too long", error))).toBe(error);
+	});
+
+	it("reads a numeric status and the retry-after headers", () => {
+		const thrown = Object.assign(new Error("boom"), { status: 529, headers: { "retry-after": "2" } });
+		expect(errorFromThrown(thrown)).toEqual({ kind: "overloaded", retryable: true, status: 529, retryAfterMs: 2000 });
 	});
 
 	it.each([
-		["429 ThrottlingException: Too many tokens, please wait before trying again."],
-		["429 Rate limit reached: too many tokens per minute"],
-		["429 Too many requests: too many input tokens this minute"],
-	])("a rate limit that mentions tokens (%s) is transient, not an overflow", (message) => {
-		expect(isContextOverflow(message)).toBe(false);
-		expect(classifyErrorMessage(message)).toBe("transient");
+		["ECONNRESET", "network"],
+		["ECONNREFUSED", "network"],
+		["EAI_AGAIN", "network"],
+		["UND_ERR_SOCKET", "network"],
+		["ETIMEDOUT", "timeout"],
+		["UND_ERR_BODY_TIMEOUT", "timeout"],
+	])("a %s code on a cause is a retryable %s error", (code, kind) => {
+		const cause = Object.assign(new Error("socket"), { code });
+		const thrown = new TypeError(code === "UND_ERR_SOCKET" ? "terminated" : "fetch failed", { cause });
+		expect(errorFromThrown(thrown)).toEqual({ kind, retryable: true, code });
 	});
-});
 
-describe("classifyErrorMessage: network, abort and others", () => {
+	it("a JSON parse error is an invalid response, not retried", () => {
+		expect(errorFromThrown(new SyntaxError("Unexpected token n in JSON at position 1"))).toEqual({
+			kind: "invalid_response",
+			retryable: false,
+		});
+	});
+
 	it.each([
-		["read ECONNRESET"],
-		["connect ECONNREFUSED 127.0.0.1:9"],
-		["socket hang up"],
-		["fetch failed"],
+		["Something odd happened"],
+		["529 Overloaded"],
+		["prompt is too long: 9 > 8"],
 		["fetch failed (ECONNRESET)"],
-		["terminated"],
-		["Connection error."],
-		["Request timed out."],
-		["getaddrinfo EAI_AGAIN api.anthropic.com"],
-		["Provider stream idle for 1000 ms (idle timeout)"],
-		["Provider stream ended without a final message"],
-		["The service is currently unavailable"],
-		["Overloaded"],
-	])("%s is transient", (message) => {
-		expect(classifyErrorMessage(message)).toBe("transient");
-	});
-
-	it.each([
-		["Request was aborted"],
-		["Request was aborted."],
-		["This operation was aborted"],
-		["The operation was aborted."],
-		["aborted"],
-		["Request cancelled by user"],
-	])("%s is aborted", (message) => {
-		expect(classifyErrorMessage(message)).toBe("aborted");
-	});
-
-	it.each([["Something odd happened"], [""], ['No provider for api "grpc"']])(
-		"%j without a status or known text is permanent",
-		(message) => {
-			expect(classifyErrorMessage(message)).toBe("permanent");
-		},
-	);
-});
-
-describe("statusOf", () => {
-	it("reads a leading three-digit status only", () => {
-		expect(statusOf("529 overloaded")).toBe(529);
-		expect(statusOf("  404 not found")).toBe(404);
-		expect(statusOf("429")).toBe(429);
-		expect(statusOf("error 429")).toBeUndefined();
-		expect(statusOf("4290 tokens")).toBeUndefined();
-		expect(statusOf("")).toBeUndefined();
+	])("an error whose only information is its text (%j) is unknown and not retried", (text) => {
+		expect(errorFromThrown(new Error(text))).toEqual({ kind: "unknown", retryable: false });
 	});
 });
 
@@ -186,11 +135,7 @@ describe("retryAfterFromError", () => {
 });
 
 describe("RetryPolicy.delayFor", () => {
-	const failed = (retryAfterMs?: number): AssistantMessage => {
-		const message = { role: "assistant", stopReason: "error", errorMessage: "429 slow down" } as AssistantMessage;
-		noteRetryAfter(message, retryAfterMs);
-		return message;
-	};
+	const failed = (retryAfterMs?: number): AssistantMessage => failedReply(errorFromStatus(429, { retryAfterMs }));
 	const policy = new RetryPolicy({ baseDelayMs: 1000 });
 
 	it("backs off exponentially without a server hint", () => {
@@ -203,3 +148,43 @@ describe("RetryPolicy.delayFor", () => {
 		expect(policy.delayFor(1, failed(3_600_000))).toBe(MAX_SERVER_DELAY_MS);
 	});
 });
+
+describe("RetryPolicy.isRetryable", () => {
+	const policy = new RetryPolicy();
+
+	it("follows the reply's structured error", () => {
+		expect(policy.isRetryable(failedReply(errorFromStatus(529)))).toBe(true);
+		expect(policy.isRetryable(failedReply(errorFromStatus(401)))).toBe(false);
+		expect(policy.isRetryable(failedReply(providerError("context_overflow", { status: 400 })))).toBe(false);
+	});
+
+	it("never retries on the text alone", () => {
+		expect(policy.isRetryable(failedReply(undefined, '529 {"type":"overloaded_error"}'))).toBe(false);
+	});
+
+	it("retries nothing when disabled", () => {
+		expect(new RetryPolicy({ enabled: false }).isRetryable(failedReply(errorFromStatus(529)))).toBe(false);
+	});
+});
+
+function failedReply(error: AssistantMessage["error"], errorMessage = "failed"): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [],
+		api: "anthropic-messages",
+		provider: "test",
+		model: "m",
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
+		stopReason: "error",
+		errorMessage,
+		...(error ? { error } : {}),
+		timestamp: 1,
+	};
+}

@@ -1,6 +1,5 @@
 import { Type } from "typebox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { classifyErrorMessage, isContextOverflow } from "../../src/llm/errors.js";
 import type { AssistantMessageEventStream } from "../../src/llm/event-stream.js";
 import { streamModel } from "../../src/llm/registry.js";
 import type {
@@ -13,6 +12,7 @@ import type {
 } from "../../src/llm/types.js";
 import { LlmServer, textReply } from "../support/llm-server.js";
 import { TINY_PNG, testModel } from "../support/models.js";
+import { errorClass } from "./error-helpers.js";
 
 // Counts loads of the SDK module, to prove that only a request loads it.
 const sdk = vi.hoisted(() => ({ loads: 0 }));
@@ -351,7 +351,7 @@ describe("google-generative-ai provider", () => {
 			`${status} ${JSON.stringify({ error: { code: status, message: text, status: statusName } })}`,
 		);
 		expect(message.errorMessage).not.toContain("secret-key");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe(kind);
+		expect(errorClass(message)).toBe(kind);
 	});
 
 	it("recognises the context-overflow error", async () => {
@@ -359,7 +359,7 @@ describe("google-generative-ai provider", () => {
 		server.enqueue({ status: 400, errorMessage: text });
 		const { message } = await run(gemini(), ask("hi"));
 		expect(message.errorMessage?.startsWith("400 ")).toBe(true);
-		expect(isContextOverflow(message.errorMessage ?? "")).toBe(true);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("context_overflow");
+		expect(message.error?.kind).toBe("context_overflow");
+		expect(errorClass(message)).toBe("context_overflow");
 	});
 });

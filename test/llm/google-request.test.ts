@@ -1,6 +1,6 @@
 import { ApiError, type BlockedReason, type FinishReason, type Part } from "@google/genai";
 import { describe, expect, it } from "vitest";
-import { normalizeError } from "../../src/llm/providers/google-generative-ai.js";
+import { normalizeError } from "../../src/llm/providers/google-errors.js";
 import { buildGoogleRequest } from "../../src/llm/providers/google-request.js";
 import { type GoogleChunk, GoogleStreamReader } from "../../src/llm/providers/google-stream.js";
 import { AssistantStreamBuilder } from "../../src/llm/stream-builder.js";

@@ -43,13 +43,15 @@ describe("readModelsJson: file level", () => {
 		expect(result.errors[0]).not.toContain("supersecret");
 	});
 
-	it.each([["[]"], ["42"], ['{"providers": []}'], ['{"other": {}}']])(
-		"rejects %s without a providers object",
-		(text) => {
-			const result = load(text);
-			expect(result.errors).toEqual([`${path}: expected an object with a "providers" object`]);
-		},
-	);
+	it.each([
+		["[]", "(the file)", 'an object with a "providers" object'],
+		["42", "(the file)", 'an object with a "providers" object'],
+		['{"providers": []}', "providers", "an object keyed by provider name"],
+		['{"other": {}}', "providers", "an object keyed by provider name"],
+	])("rejects %s without a providers object, naming the key and what was expected", (text, key, expected) => {
+		const result = load(text);
+		expect(result.errors).toEqual([`${path}: ${key}: expected ${expected}`]);
+	});
 
 	it("accepts an empty providers object", () => {
 		const result = load({ providers: {} });
@@ -89,25 +91,33 @@ describe("readModelsJson: providers", () => {
 	});
 
 	it.each([
-		[{ baseUrl: "  ", models: [] }, "baseUrl must be a non-empty string"],
-		[{ baseUrl: 5, models: [] }, "baseUrl must be a non-empty string"],
+		[{ baseUrl: "  ", models: [] }, "baseUrl: expected a non-empty string"],
+		[{ baseUrl: 5, models: [] }, "baseUrl: expected a non-empty string"],
 		[
 			{ api: "bogus", models: [] },
-			"api must be one of anthropic-messages, openai-completions, openai-responses, google-generative-ai",
+			'api: expected one of "anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"',
 		],
-		[{ apiKey: 12 }, "apiKey must be a string"],
-		[{ authHeader: "yes", apiKey: "k" }, "authHeader must be true or false"],
-		[{ headers: { "X-A": 1 }, apiKey: "k" }, "headers must be an object of string values"],
-		[{ headers: ["x"], apiKey: "k" }, "headers must be an object of string values"],
-		[{ compat: "no", apiKey: "k" }, "compat must be an object"],
-		[{ compat: { supportsStore: "yes" }, apiKey: "k" }, "compat.supportsStore must be true or false"],
+		[{ apiKey: 12 }, 'apiKey: expected a string ("$VAR", "!command" or the key)'],
+		[{ authHeader: "yes", apiKey: "k" }, "authHeader: expected true or false"],
+		[{ headers: { "X-A": 1 }, apiKey: "k" }, 'headers["X-A"]: expected a string'],
+		[{ headers: ["x"], apiKey: "k" }, "headers: expected an object of string values"],
+		[{ compat: "no", apiKey: "k" }, "compat: expected an object"],
+		[{ compat: { supportsStore: "yes" }, apiKey: "k" }, "compat.supportsStore: expected true or false"],
 		[
 			{ compat: { maxTokensField: "max_output" }, apiKey: "k" },
-			'compat.maxTokensField must be "max_tokens" or "max_completion_tokens"',
+			'compat.maxTokensField: expected one of "max_tokens", "max_completion_tokens"',
 		],
-	])("skips a provider with an invalid field %j and names the field", (provider, problem) => {
+		[
+			{ compat: { thinkingFormat: "deepseek" }, apiKey: "k" },
+			'compat.thinkingFormat: expected one of "reasoning_effort", "openrouter", "qwen", "none"',
+		],
+		[
+			{ compat: { sendReasoning: true }, apiKey: "k" },
+			'compat.sendReasoning: expected one of "tool-loop", "tool-turns", "always"',
+		],
+	])("skips a provider with an invalid field %j and names the key path and what was expected", (provider, problem) => {
 		const result = load({ providers: { broken: provider, fine: { apiKey: "k" } } });
-		expect(result.errors).toEqual([`${path}: provider "broken": ${problem}`]);
+		expect(result.errors).toEqual([`${path}: providers.broken.${problem}`]);
 		expect(result.providers.has("broken")).toBe(false);
 		expect(result.providers.get("fine")).toEqual({ apiKey: "k" });
 	});
@@ -115,8 +125,8 @@ describe("readModelsJson: providers", () => {
 	it("rejects a provider that is not an object", () => {
 		const result = load({ providers: { broken: "x", list: [1] } });
 		expect(result.errors).toEqual([
-			`${path}: provider "broken": must be an object`,
-			`${path}: provider "list": must be an object`,
+			`${path}: providers.broken: expected an object`,
+			`${path}: providers.list: expected an object`,
 		]);
 		expect(result.providers.size).toBe(0);
 	});
@@ -125,13 +135,13 @@ describe("readModelsJson: providers", () => {
 		const result = load({ providers: { idle: provider } });
 		expect(result.providers.has("idle")).toBe(false);
 		expect(result.errors).toEqual([
-			`${path}: provider "idle": sets nothing (give at least one of baseUrl, headers, compat, modelOverrides, models, apiKey, authHeader)`,
+			`${path}: providers.idle: expected at least one of baseUrl, headers, compat, modelOverrides, models, apiKey, authHeader (it sets nothing)`,
 		]);
 	});
 
 	it("keeps a provider whose models field is not an array, reporting it", () => {
 		const result = load({ providers: { p: { baseUrl: "http://x", models: { id: "a" } } } });
-		expect(result.errors).toEqual([`${path}: provider "p": models must be an array`]);
+		expect(result.errors).toEqual([`${path}: providers.p.models: expected an array of models`]);
 		expect(result.providers.get("p")).toEqual({ baseUrl: "http://x" });
 	});
 });
@@ -187,26 +197,27 @@ describe("readModelsJson: models", () => {
 				},
 			},
 		});
-		const where = `${path}: provider "p": models`;
+		const where = `${path}: providers.p.models`;
+		const levels = "an object keyed by thinking level (off, minimal, low, medium, high, xhigh, max)";
 		expect(result.errors).toEqual([
-			`${where}[1].id must be a non-empty string`,
-			`${where}[2] must be an object`,
-			`${where}[3] ("ctx").contextWindow must be a positive number`,
-			`${where}[4] ("max").maxTokens must be a positive number`,
-			`${where}[5] ("inf").contextWindow must be a positive number`,
-			`${where}[6] ("in").input must be a non-empty array of "text" and "image"`,
-			`${where}[7] ("in2").input must be a non-empty array of "text" and "image"`,
-			`${where}[8] ("cost").cost.input must be a number >= 0`,
-			`${where}[9] ("cost2").cost must be an object`,
-			`${where}[10] ("tlm").thinkingLevelMap has an unknown level "ultra"`,
-			`${where}[11] ("tlm2").thinkingLevelMap.high must be a string or null`,
-			`${where}[12] ("tlm3").thinkingLevelMap must be an object`,
-			`${where}[13] ("reason").reasoning must be true or false`,
-			`${where}[14] ("api").api must be one of anthropic-messages, openai-completions, openai-responses, google-generative-ai`,
-			`${where}[15] ("name").name must be a non-empty string`,
-			`${where}[16] ("url").baseUrl must be a non-empty string`,
-			`${where}[17] ("hdr").headers must be an object of string values`,
-			`${where}[18] ("cmp").compat.supportsStrictTools must be true or false`,
+			`${where}[1].id: expected a non-empty string`,
+			`${where}[2]: expected an object`,
+			`${where}[3].contextWindow: expected a number > 0`,
+			`${where}[4].maxTokens: expected a number > 0`,
+			`${where}[5].contextWindow: expected a number > 0`,
+			`${where}[6].input[0]: expected one of "text", "image"`,
+			`${where}[7].input: expected a non-empty array of "text" and "image"`,
+			`${where}[8].cost.input: expected a number >= 0`,
+			`${where}[9].cost: expected an object of prices (input, output, cacheRead, cacheWrite)`,
+			`${where}[10].thinkingLevelMap.ultra: expected no such key (${levels})`,
+			`${where}[11].thinkingLevelMap.high: expected a string or null`,
+			`${where}[12].thinkingLevelMap: expected ${levels}`,
+			`${where}[13].reasoning: expected true or false`,
+			`${where}[14].api: expected one of "anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"`,
+			`${where}[15].name: expected a non-empty string`,
+			`${where}[16].baseUrl: expected a non-empty string`,
+			`${where}[17].headers.a: expected a string`,
+			`${where}[18].compat.supportsStrictTools: expected true or false`,
 		]);
 		expect(result.providers.get("p")?.models).toEqual([{ id: "first" }, { id: "last" }]);
 		expect(result.providers.get("p")?.baseUrl).toBe("http://x");
@@ -225,8 +236,8 @@ describe("readModelsJson: models", () => {
 			},
 		});
 		expect(result.errors).toEqual([
-			`${path}: provider "p": modelOverrides["bad"].maxTokens must be a positive number`,
-			`${path}: provider "p": modelOverrides["notObject"] must be an object`,
+			`${path}: providers.p.modelOverrides.bad.maxTokens: expected a number > 0`,
+			`${path}: providers.p.modelOverrides.notObject: expected an object`,
 		]);
 		expect(result.providers.get("p")?.modelOverrides).toEqual({
 			good: { name: "Good", cost: { input: 4 }, contextWindow: 5000 },
@@ -235,7 +246,7 @@ describe("readModelsJson: models", () => {
 
 	it("reports modelOverrides that are not an object", () => {
 		const result = load({ providers: { p: { modelOverrides: ["a"], apiKey: "k" } } });
-		expect(result.errors).toEqual([`${path}: provider "p": modelOverrides must be an object keyed by model id`]);
+		expect(result.errors).toEqual([`${path}: providers.p.modelOverrides: expected an object keyed by model id`]);
 		expect(result.providers.get("p")).toEqual({ apiKey: "k" });
 	});
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { classifyErrorMessage, isContextOverflow } from "../../src/llm/errors.js";
 import { streamModel } from "../../src/llm/registry.js";
 import { LlmServer } from "../support/llm-server.js";
 import { testModel } from "../support/models.js";
 import { sse } from "../support/wire/index.js";
 import { openaiCompletionsWire } from "../support/wire/openai-completions.js";
+import { errorClass } from "./error-helpers.js";
 import { hello, useLlmServer } from "./openai-test-helpers.js";
 
 const API = "openai-completions";
@@ -20,14 +20,14 @@ describe("openai-completions HTTP and connection errors", () => {
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(expected);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("reports a rejected key (401) as permanent", async () => {
 		ctx.server.enqueue({ status: 401, errorMessage: "Incorrect API key provided: sk-bad." });
 		const message = await streamModel(testModel(ctx.server, API), hello, { apiKey: "sk-bad" }).result();
 		expect(message.errorMessage).toBe("401 Incorrect API key provided: sk-bad.");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("permanent");
+		expect(errorClass(message)).toBe("permanent");
 	});
 
 	it("recognises a context overflow", async () => {
@@ -36,15 +36,15 @@ describe("openai-completions HTTP and connection errors", () => {
 		ctx.server.enqueue({ status: 400, errorMessage: text });
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
 		expect(message.errorMessage).toBe(`400 ${text}`);
-		expect(isContextOverflow(message.errorMessage ?? "")).toBe(true);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("context_overflow");
+		expect(message.error?.kind).toBe("context_overflow");
+		expect(errorClass(message)).toBe("context_overflow");
 	});
 
 	it("ends with a transient error when the connection drops mid-stream", async () => {
 		ctx.server.enqueue({ blocks: [{ type: "text", text: "abcdef", chunks: 6 }], fault: "reset", faultAfterFrames: 3 });
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
 		expect(message.stopReason).toBe("error");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 });
 
@@ -72,7 +72,7 @@ describe("openai-completions errors", () => {
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("502 Upstream provider error");
 		expect(message.content).toEqual([{ type: "text", text: "Part" }]);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("treats finish_reason content_filter as an error", async () => {
@@ -87,11 +87,11 @@ describe("openai-completions errors", () => {
 		);
 	});
 
-	it("fails when the stream ends without a finish reason", async () => {
-		vi.spyOn(openaiCompletionsWire, "frames").mockReturnValueOnce([chunk({ content: "Pa" }), "data: [DONE]\n\n"]);
+	it("fails, as transient, when the stream ends with [DONE] but brought nothing", async () => {
+		vi.spyOn(openaiCompletionsWire, "frames").mockReturnValueOnce([chunk({ role: "assistant" }), "data: [DONE]\n\n"]);
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
-		expect(message.errorMessage).toBe("Provider stream ended without a finish reason");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(message.errorMessage).toBe("Provider stream ended without a finish reason or any content");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("quotes an error body that is not shaped like OpenAI's (vLLM)", async () => {
@@ -106,7 +106,7 @@ describe("openai-completions errors", () => {
 		ctx.server.enqueue({ status: 400 });
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
 		expect(message.errorMessage).toBe(`400 ${JSON.stringify(body)}`);
-		expect(isContextOverflow(message.errorMessage ?? "")).toBe(true);
+		expect(message.error?.kind).toBe("context_overflow");
 	});
 
 	it("reports a refused connection as transient", async () => {
@@ -116,7 +116,7 @@ describe("openai-completions errors", () => {
 		const message = await streamModel(model, hello).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("Connection error.");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("takes tool calls without a finish reason of tool_calls as a tool turn (Ollama)", async () => {

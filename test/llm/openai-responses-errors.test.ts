@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { classifyErrorMessage, isContextOverflow } from "../../src/llm/errors.js";
 import { streamModel } from "../../src/llm/registry.js";
 import type { AssistantMessage } from "../../src/llm/types.js";
 import { testModel } from "../support/models.js";
 import { sse } from "../support/wire/index.js";
 import { openaiResponsesWire } from "../support/wire/openai-responses.js";
+import { errorClass } from "./error-helpers.js";
 import { hello, useLlmServer } from "./openai-test-helpers.js";
 
 const API = "openai-responses";
@@ -20,14 +20,14 @@ describe("openai-responses HTTP errors", () => {
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(expected);
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("reports a rejected key (401) as permanent", async () => {
 		ctx.server.enqueue({ status: 401, errorMessage: "Incorrect API key provided: sk-bad." });
 		const message = await streamModel(testModel(ctx.server, API), hello, { apiKey: "sk-bad" }).result();
 		expect(message.errorMessage).toBe("401 Incorrect API key provided: sk-bad.");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("permanent");
+		expect(errorClass(message)).toBe("permanent");
 	});
 
 	it("recognises a context overflow", async () => {
@@ -35,7 +35,7 @@ describe("openai-responses HTTP errors", () => {
 		ctx.server.enqueue({ status: 400, errorMessage: text });
 		const message = await streamModel(testModel(ctx.server, API), hello).result();
 		expect(message.errorMessage).toBe(`400 ${text}`);
-		expect(isContextOverflow(message.errorMessage ?? "")).toBe(true);
+		expect(message.error?.kind).toBe("context_overflow");
 	});
 });
 
@@ -86,7 +86,7 @@ describe("openai-responses errors inside the stream", () => {
 		]);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("429 Rate limit reached for requests");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 		expect(message.content).toEqual([{ type: "text", text: "Partial" }]);
 	});
 
@@ -100,7 +100,7 @@ describe("openai-responses errors inside the stream", () => {
 		};
 		const message = await replyWith([...textStart, sse(error, "error")]);
 		expect(message.errorMessage).toBe("500 The server had an error");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 
 	it("ends with the provider's message on a nested error event", async () => {
@@ -111,13 +111,13 @@ describe("openai-responses errors inside the stream", () => {
 		};
 		const message = await replyWith([...textStart, sse(error, "error")]);
 		expect(message.errorMessage).toBe("400 Bad item");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("permanent");
+		expect(errorClass(message)).toBe("permanent");
 	});
 
 	it("fails when the stream ends without a terminal event", async () => {
 		const message = await replyWith(textStart);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("Provider stream ended without response.completed");
-		expect(classifyErrorMessage(message.errorMessage ?? "")).toBe("transient");
+		expect(errorClass(message)).toBe("transient");
 	});
 });

@@ -121,12 +121,12 @@ describe("SettingsStore: validation", () => {
 		writeJson(projectPath, { streamIdleTimeoutMs: "soon", autoCompaction: false });
 		const store = new SettingsStore(agentDir, cwd);
 		expect(store.errors).toEqual([
-			`${globalPath}: steeringMode must be one of "all", "one-at-a-time", found a string; the value is ignored`,
-			`${globalPath}: compaction.compression_ratio must be a number > 0 and < 1, found 2; the value is ignored`,
-			`${globalPath}: retry.maxRetries must be an integer >= 0, found a string; the value is ignored`,
-			`${globalPath}: thinkingBudgets.low must be an integer >= 0, found -1; the value is ignored`,
-			`${globalPath}: shellPath must be a string, found null; the value is ignored`,
-			`${projectPath}: streamIdleTimeoutMs must be a number >= 0, found a string; the value is ignored`,
+			`${globalPath}: retry.maxRetries: expected an integer >= 0; the value is ignored`,
+			`${globalPath}: steeringMode: expected one of "all", "one-at-a-time"; the value is ignored`,
+			`${globalPath}: compaction.compression_ratio: expected a number between 0 and 1 (exclusive); the value is ignored`,
+			`${globalPath}: thinkingBudgets.low: expected an integer >= 0; the value is ignored`,
+			`${globalPath}: shellPath: expected a string; the value is ignored`,
+			`${projectPath}: streamIdleTimeoutMs: expected a number of milliseconds >= 0; the value is ignored`,
 		]);
 		expect(store.permissionErrors).toEqual([]);
 		expect(store.get()).toEqual({
@@ -150,7 +150,7 @@ describe("SettingsStore: validation", () => {
 	it("reports a bad permissions block as a permission error and applies none of it", () => {
 		writeJson(globalPath, { permissions: { mode: "ask", allow: ["bash", 3] }, defaultModel: "m" });
 		const store = new SettingsStore(agentDir, cwd);
-		expect(store.permissionErrors).toEqual([`${globalPath}: permissions.allow[1] must be a string, found an integer`]);
+		expect(store.permissionErrors).toEqual([`${globalPath}: permissions.allow[1]: expected a rule (a string)`]);
 		expect(store.errors).toEqual([]);
 		expect(store.permissionLayers()).toEqual({});
 		expect(store.get()).toEqual({ defaultModel: "m" });

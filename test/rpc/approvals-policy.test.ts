@@ -267,7 +267,7 @@ describe("project settings", () => {
 		const exit = await agent.exited;
 		expect(exit.code).toBe(1);
 		expect(agent.stderr).toContain(
-			`${join(dirs.agentDir, "settings.json")}: permissions.mode must be one of "auto", "ask", "read-only", found a string`,
+			`${join(dirs.agentDir, "settings.json")}: permissions.mode: expected one of "auto", "ask", "read-only"`,
 		);
 		expect(agent.records).toEqual([]);
 	});

@@ -201,7 +201,7 @@ describe("createAgentSession({ approve })", () => {
 		const tree = makeAgentDir({ providers: PROVIDERS, settings: { permissions: { allow: "bash" } } });
 		trees.push(tree);
 		expect(() => createAgentSession({ cwd: tree.work, agentDir: tree.agentDir, noSession: true })).toThrow(
-			`Invalid permissions settings:\n${join(tree.agentDir, "settings.json")}: permissions.allow must be an array of strings, found a string`,
+			`Invalid permissions settings:\n${join(tree.agentDir, "settings.json")}: permissions.allow: expected an array of rules`,
 		);
 	});
 });

@@ -50,6 +50,13 @@ export interface ScriptedReply {
 	status?: number;
 	/** The error text inside the provider's error body (default: a text matching the status). */
 	errorMessage?: string;
+	/** The exact error body to send with `status`, instead of the provider's shape around errorMessage. */
+	errorBody?: unknown;
+	/**
+	 * The exact SSE body, frame by frame (each with its blank line), instead of the frames encoded
+	 * from `blocks`: for fixtures of what a particular server sends. Faults and delays still apply.
+	 */
+	raw?: string[];
 	/** Extra response headers (e.g. retry-after). */
 	headers?: Record<string, string>;
 	/**
@@ -200,11 +207,10 @@ export class LlmServer {
 				"x-should-retry": "false",
 				...script.headers,
 			});
-			response.end(JSON.stringify(wire.errorBody(script.status, message)));
+			response.end(JSON.stringify(script.errorBody ?? wire.errorBody(script.status, message)));
 			return;
 		}
-		const reply = this.normalize(script);
-		const frames = wire.frames(reply, recorded.body);
+		const frames = script.raw ?? wire.frames(this.normalize(script), recorded.body);
 		response.writeHead(200, {
 			"content-type": "text/event-stream",
 			"cache-control": "no-cache",

@@ -90,6 +90,9 @@ export interface RpcAgentOptions {
 
 const DEFAULT_TIMEOUT = 10_000;
 
+/** Events that describe the agent's state rather than what it did. */
+export const OBSERVATION_EVENTS: ReadonlySet<string> = new Set(["state_changed", "context_usage", "heartbeat"]);
+
 export class RpcAgent {
 	readonly records: RpcRecord[] = [];
 	readonly rawLines: string[] = [];
@@ -243,8 +246,15 @@ export class RpcAgent {
 		return { start, settled };
 	}
 
+	/**
+	 * The records from `start` on, of one type when given. Without a type, the events that only
+	 * describe the agent (state_changed, context_usage, heartbeat) are left out, so a test can
+	 * compare the sequence of what happened; their own tests ask for them by type.
+	 */
 	since(start: number, type?: string): RpcRecord[] {
-		return this.records.slice(start).filter((record) => type === undefined || record.type === type);
+		return this.records
+			.slice(start)
+			.filter((record) => (type === undefined ? !OBSERVATION_EVENTS.has(record.type) : record.type === type));
 	}
 
 	mark(): number {

@@ -4,6 +4,7 @@
  * the abort signal. Records every call.
  */
 import type { StreamFunction } from "../../src/agent/types.js";
+import { errorFromStatus, retryAfterFromHeaders } from "../../src/llm/errors.js";
 import { AssistantStreamBuilder } from "../../src/llm/stream-builder.js";
 import type { Context, Model, StreamOptions } from "../../src/llm/types.js";
 import { type ScriptedReply, split } from "./llm-server.js";
@@ -74,7 +75,8 @@ async function play(
 	if (reply.headersDelayMs) await pause(reply.headersDelayMs);
 	if (aborted()) return out.fail("Request was aborted", true);
 	if (reply.status && reply.status >= 400) {
-		return out.fail(`${reply.status} ${reply.errorMessage ?? STATUS_TEXT[reply.status] ?? "error"}`, false);
+		const text = `${reply.status} ${reply.errorMessage ?? STATUS_TEXT[reply.status] ?? "error"}`;
+		return out.fail(text, false, errorFromStatus(reply.status, { retryAfterMs: retryAfterFromHeaders(reply.headers) }));
 	}
 	out.start();
 	const delay = reply.delayMs ?? 0;

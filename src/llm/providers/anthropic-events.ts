@@ -5,6 +5,7 @@ import type {
 	RawMessageStreamEvent,
 	RefusalStopDetails,
 } from "@anthropic-ai/sdk/resources/messages";
+import { ProviderFailure, providerError } from "../errors.js";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 
 /** Usage as message_start (all fields) and message_delta (cumulative, often partial) report it. */
@@ -24,6 +25,7 @@ export class AnthropicEventReader {
 	private readonly blocks = new Map<number, number>();
 	private stopReason: AnthropicStopReason | null = null;
 	private stopDetails: RefusalStopDetails | null = null;
+	private messageStopped = false;
 
 	constructor(private readonly out: AssistantStreamBuilder) {}
 
@@ -49,25 +51,34 @@ export class AnthropicEventReader {
 				if (event.delta.stop_details) this.stopDetails = event.delta.stop_details;
 				this.readUsage(event.usage);
 				break;
+			case "message_stop":
+				this.messageStopped = true;
+				break;
 			default:
-				break; // message_stop, and event types added after this SDK version
+				break; // event types added after this SDK version
 		}
 	}
 
 	/**
-	 * Ends the reply with the mapped stop reason. Without a stop reason the stream was cut short:
-	 * the builder is left open and the registry reports the missing end. A refusal throws.
+	 * Ends the reply with the mapped stop reason. A `message_stop` without a stop reason (some
+	 * compatible servers send none) ends a complete reply: a tool turn when it called tools. Without
+	 * either the stream was cut short: the builder is left open and the registry reports the missing
+	 * end. A refusal throws.
 	 */
 	finish(): void {
 		switch (this.stopReason) {
 			case null:
+				if (this.messageStopped) this.out.finish(this.out.hasToolCalls() ? "toolUse" : "stop");
 				return;
 			case "max_tokens":
 			case "model_context_window_exceeded":
 				this.out.finish("length");
 				return;
 			case "refusal":
-				throw new Error(refusalMessage(this.stopDetails));
+				throw new ProviderFailure(
+					refusalMessage(this.stopDetails),
+					providerError("content_filter", { code: "refusal" }),
+				);
 			case "tool_use":
 				this.out.finish("toolUse");
 				return;
@@ -148,30 +159,4 @@ function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
 function refusalMessage(details: RefusalStopDetails | null): string {
 	const parts = [details?.category ? `category ${details.category}` : "", details?.explanation ?? ""].filter(Boolean);
 	return `The model refused to answer (stop_reason "refusal")${parts.length > 0 ? `: ${parts.join(", ")}` : ""}`;
-}
-
-/** The HTTP status each in-stream error type stands for, so the text classifies like the HTTP error. */
-const STATUS_BY_ERROR_TYPE: Record<string, number> = {
-	invalid_request_error: 400,
-	authentication_error: 401,
-	billing_error: 402,
-	permission_error: 403,
-	not_found_error: 404,
-	conflict_error: 409,
-	request_too_large: 413,
-	rate_limit_error: 429,
-	api_error: 500,
-	timeout_error: 504,
-	overloaded_error: 529,
-};
-
-/**
- * The error text for an `error` event inside the stream: `<type>: <message>`, prefixed with the
- * status the same error would have had as an HTTP response (e.g. `529 overloaded_error: Overloaded`).
- */
-export function anthropicStreamErrorText(type: string | null | undefined, message: string | null | undefined): string {
-	const kind = type || "error";
-	const text = `${kind}: ${message || "(no message)"}`;
-	const status = STATUS_BY_ERROR_TYPE[kind];
-	return status === undefined ? text : `${status} ${text}`;
 }

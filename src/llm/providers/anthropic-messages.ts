@@ -1,8 +1,9 @@
 import { Console } from "node:console";
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import Anthropic from "@anthropic-ai/sdk";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
-import { AnthropicEventReader, anthropicStreamErrorText } from "./anthropic-events.js";
+import { toReplyError } from "./anthropic-errors.js";
+import { AnthropicEventReader } from "./anthropic-events.js";
 import { buildAnthropicRequest } from "./anthropic-request.js";
 
 /** Sent when no key is configured (local servers need none); the runtime checked beforehand. */
@@ -44,20 +45,4 @@ export async function streamReply(
 	} catch (error) {
 		throw toReplyError(error);
 	}
-}
-
-/**
- * Makes SDK errors read `<status> <details>` so that classifyErrorMessage sees the status. An
- * `error` event inside the stream has no HTTP status; its error type stands in for one.
- */
-export function toReplyError(error: unknown): unknown {
-	if (!(error instanceof APIError) || error instanceof APIUserAbortError || error instanceof APIConnectionError) {
-		return error;
-	}
-	if (error.status === undefined) {
-		return new Error(anthropicStreamErrorText(error.type, error.apiMessage ?? error.message), { cause: error });
-	}
-	if (error.message.startsWith(`${error.status} `)) return error;
-	const details = error.error === undefined ? error.message : JSON.stringify(error.error);
-	return new Error(`${error.status} ${details}`, { cause: error });
 }

@@ -1,6 +1,7 @@
-import { ApiError, GoogleGenAI } from "@google/genai";
+import { GoogleGenAI } from "@google/genai";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
+import { normalizeError } from "./google-errors.js";
 import { buildGoogleRequest } from "./google-request.js";
 import { GoogleStreamReader } from "./google-stream.js";
 
@@ -38,15 +39,4 @@ export async function streamReply(
 		throw normalizeError(error);
 	}
 	reader.finish();
-}
-
-/**
- * The SDK's ApiError message is the error body alone (or "got status: ... <body>" for an error
- * inside the stream); errors.ts classifies by a leading HTTP status, so put the status first.
- */
-export function normalizeError(error: unknown): unknown {
-	if (!(error instanceof ApiError)) return error;
-	const details = error.message.replace(/^got status: [^.]*\.\s*/, "");
-	if (details.startsWith(`${error.status} `)) return error;
-	return new Error(`${error.status} ${details}`, { cause: error });
 }

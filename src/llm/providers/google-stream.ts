@@ -1,10 +1,23 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from "@google/genai";
+import { type ProviderErrorKind, ProviderFailure, providerError } from "../errors.js";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 
 type OpenKind = "text" | "thinking";
 
 /** The fields of a response chunk the reader uses. */
 export type GoogleChunk = Pick<GenerateContentResponse, "candidates" | "usageMetadata" | "promptFeedback">;
+
+/** Finish reasons that end a reply as a failure, by kind. */
+const FINISH_KINDS: Record<string, ProviderErrorKind> = {
+	SAFETY: "content_filter",
+	RECITATION: "content_filter",
+	BLOCKLIST: "content_filter",
+	PROHIBITED_CONTENT: "content_filter",
+	SPII: "content_filter",
+	IMAGE_SAFETY: "content_filter",
+	MALFORMED_FUNCTION_CALL: "invalid_response",
+	UNEXPECTED_TOOL_CALL: "invalid_response",
+};
 
 let toolCallCounter = 0;
 
@@ -37,11 +50,17 @@ export class GoogleStreamReader {
 		const blockReason = chunk.promptFeedback?.blockReason;
 		if (!candidate && blockReason) {
 			const detail = chunk.promptFeedback?.blockReasonMessage;
-			throw new Error(`Gemini blocked the prompt (${blockReason})${detail ? `: ${detail}` : ""}`);
+			throw new ProviderFailure(
+				`Gemini blocked the prompt (${blockReason})${detail ? `: ${detail}` : ""}`,
+				providerError("content_filter", { code: blockReason }),
+			);
 		}
 	}
 
-	/** Ends the reply from the last finish reason seen; throws for reasons that are failures. */
+	/**
+	 * Ends the reply from the last finish reason seen: STOP and MAX_TOKENS end it; the others
+	 * (SAFETY, RECITATION, ...) are failures that keep what was streamed and are not retried.
+	 */
 	finish(): void {
 		const reason = this.finishReason;
 		if (reason === undefined) return; // no finish reason: the registry reports an incomplete stream
@@ -49,7 +68,10 @@ export class GoogleStreamReader {
 		else if (reason === "MAX_TOKENS") this.out.finish("length");
 		else {
 			const detail = this.finishMessage ? `: ${this.finishMessage}` : "";
-			throw new Error(`Gemini stopped the reply with finish reason ${reason}${detail}`);
+			throw new ProviderFailure(
+				`Gemini stopped the reply with finish reason ${reason}${detail}`,
+				providerError(FINISH_KINDS[reason] ?? "unknown", { code: reason }),
+			);
 		}
 	}
 

@@ -1,7 +1,8 @@
 import { Console } from "node:console";
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { networkCode, ProviderFailure, providerError, retryAfterFromError } from "../errors.js";
 import type { Model, StreamOptions } from "../types.js";
-import { isRecord, withStatus } from "./openai-shared.js";
+import { classifyOpenAIFailure, failureFields, withStatus } from "./openai-errors.js";
 
 /** Sent when the caller has no key: local OpenAI-compatible servers ignore it, the SDK requires one. */
 const PLACEHOLDER_API_KEY = "atomic-no-api-key";
@@ -14,8 +15,8 @@ const MAX_BODY_CHARS = 2000;
 
 export interface OpenAIConnection {
 	client: OpenAI;
-	/** Turns whatever the SDK threw into an error whose message starts with the HTTP status when known. */
-	providerError(error: unknown): unknown;
+	/** Turns whatever the SDK threw into a ProviderFailure (text with the HTTP status first, and its classification). */
+	toFailure(error: unknown): unknown;
 }
 
 /**
@@ -41,29 +42,49 @@ export function connectOpenAI(model: Model, options: StreamOptions): OpenAIConne
 			return response;
 		},
 	});
-	return { client, providerError: (error) => normalizeOpenAIError(error, lastErrorBody) };
+	return { client, toFailure: (error) => normalizeOpenAIError(error, lastErrorBody) };
 }
 
+/**
+ * A ProviderFailure for what the SDK threw: HTTP errors keep the SDK's `<status> <message>` text
+ * (or the raw body when the SDK could not read it), errors inside the stream get the status their
+ * code stands for; the classification reads the status, code and type. Aborts pass through.
+ */
 function normalizeOpenAIError(error: unknown, rawBody: string | undefined): unknown {
-	if (!(error instanceof APIError) || error instanceof APIUserAbortError || error instanceof APIConnectionError) {
-		return error;
+	if (error instanceof APIUserAbortError || !(error instanceof APIError)) return error;
+	if (error instanceof APIConnectionTimeoutError) {
+		return new ProviderFailure(error.message, providerError("timeout"), { cause: error });
 	}
+	if (error instanceof APIConnectionError) {
+		return new ProviderFailure(error.message, providerError("network", { code: networkCode(error) }), { cause: error });
+	}
+	const retryAfterMs = retryAfterFromError(error);
 	if (typeof error.status === "number") {
-		if (/status code \(no body\)$/.test(error.message) && rawBody?.trim()) {
-			return providerFailure(`${error.status} ${rawBody.trim().slice(0, MAX_BODY_CHARS)}`, error);
-		}
-		return error; // the SDK already reads `<status> <provider message>`
+		const body = rawBody?.trim() ? parseBody(rawBody) : undefined;
+		const fields = { code: error.code, type: error.type, ...failureFields(body ?? error.error) };
+		const text =
+			/status code \(no body\)$/.test(error.message) && rawBody?.trim()
+				? `${error.status} ${rawBody.trim().slice(0, MAX_BODY_CHARS)}`
+				: error.message;
+		const classified = classifyOpenAIFailure({
+			...fields,
+			status: error.status,
+			message: fields.message ?? text,
+			retryAfterMs,
+		});
+		return new ProviderFailure(text, classified, { cause: error });
 	}
 	// An error reported inside the stream (`data: {"error": {...}}`): no HTTP status of its own.
-	const body: unknown = error.error;
-	const message = isRecord(body) && typeof body.message === "string" ? body.message : error.message;
-	return providerFailure(withStatus(codeOf(body), message), error);
+	const fields = failureFields(error.error);
+	const message = fields.message ?? error.message;
+	const classified = classifyOpenAIFailure({ ...fields, message, retryAfterMs });
+	return new ProviderFailure(withStatus(fields.code ?? fields.type, message), classified, { cause: error });
 }
 
-function providerFailure(message: string, cause: APIError): Error {
-	return new Error(message, { cause });
-}
-
-function codeOf(body: unknown): unknown {
-	return isRecord(body) ? (body.code ?? body.type) : undefined;
+function parseBody(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined; // not JSON (a proxy's HTML page): the status alone classifies it
+	}
 }

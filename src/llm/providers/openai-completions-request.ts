@@ -9,7 +9,19 @@ import type {
 import type { ReasoningEffort } from "openai/resources/shared";
 import { mappedThinkingValue } from "../thinking.js";
 import { prepareMessages } from "../transform.js";
-import type { AssistantMessage, Context, ImageContent, Model, StreamOptions, TextContent, Tool } from "../types.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Message,
+	Model,
+	ModelCompat,
+	StreamOptions,
+	TextContent,
+	ThinkingContent,
+	Tool,
+} from "../types.js";
+import type { ReasoningField } from "./openai-completions-reader.js";
 import { dataUrl, splitToolResult, TOOL_IMAGES_TEXT } from "./openai-shared.js";
 
 /** The request body, with the fields OpenAI-compatible servers add next to OpenAI's own. */
@@ -21,6 +33,9 @@ export type CompletionsRequest = ChatCompletionCreateParamsStreaming & {
 };
 
 type ToolMessage = ChatCompletionToolMessageParam & { name?: string };
+
+/** An assistant message with the reasoning field compatible servers read back. */
+type AssistantParam = ChatCompletionMessageParam & { reasoning_content?: string; reasoning?: string };
 
 /** OpenAI limits tool-call ids to 40 characters. */
 const MAX_TOOL_CALL_ID = 40;
@@ -89,7 +104,9 @@ function convertMessages(model: Model, context: Context): ChatCompletionMessageP
 		out.push({ role: "user", content: [{ type: "text", text: TOOL_IMAGES_TEXT }, ...pendingImages.map(imagePart)] });
 		pendingImages = [];
 	};
-	for (const message of prepareMessages(context.messages, model, { normalizeToolCallId })) {
+	const prepared = prepareMessages(context.messages, model, { normalizeToolCallId });
+	const replay = reasoningReplay(prepared, compat.sendReasoning);
+	for (const [position, message] of prepared.entries()) {
 		if (message.role === "toolResult") {
 			const { text, images } = splitToolResult(message.content);
 			const toolMessage: ToolMessage = { role: "tool", tool_call_id: message.toolCallId, content: text };
@@ -102,7 +119,7 @@ function convertMessages(model: Model, context: Context): ChatCompletionMessageP
 		if (message.role === "user") {
 			out.push({ role: "user", content: convertUserContent(message.content) });
 		} else {
-			const assistant = convertAssistant(message, compat.requiresThinkingAsText === true);
+			const assistant = convertAssistant(message, compat.requiresThinkingAsText === true, replay.has(position));
 			if (assistant) out.push(assistant);
 		}
 	}
@@ -117,11 +134,45 @@ function convertUserContent(content: string | (TextContent | ImageContent)[]): s
 	return content.map((block) => (block.type === "text" ? { type: "text", text: block.text } : imagePart(block)));
 }
 
-function convertAssistant(message: AssistantMessage, thinkingAsText: boolean): ChatCompletionMessageParam | undefined {
+/**
+ * The positions of the assistant messages whose reasoning goes back (`compat.sendReasoning`):
+ * the replies since the last user message (the running tool loop), every reply of a user turn
+ * that called tools, or every reply.
+ */
+function reasoningReplay(messages: readonly Message[], mode: ModelCompat["sendReasoning"]): Set<number> {
+	const positions = new Set<number>();
+	if (!mode) return positions;
+	let turn: number[] = [];
+	let turnCalledTools = false;
+	const closeTurn = (last: boolean) => {
+		if (mode === "always" || (mode === "tool-turns" && turnCalledTools) || (mode === "tool-loop" && last)) {
+			for (const position of turn) positions.add(position);
+		}
+		turn = [];
+		turnCalledTools = false;
+	};
+	messages.forEach((message, position) => {
+		if (message.role === "user") closeTurn(false);
+		else if (message.role === "assistant") {
+			turn.push(position);
+			if (message.content.some((block) => block.type === "toolCall")) turnCalledTools = true;
+		}
+	});
+	closeTurn(true);
+	return positions;
+}
+
+function convertAssistant(
+	message: AssistantMessage,
+	thinkingAsText: boolean,
+	sendReasoning: boolean,
+): ChatCompletionMessageParam | undefined {
+	// Reasoning goes back in the field it came in; thinking of other models was made text already.
+	const reasoning = sendReasoning ? replayedReasoning(message) : undefined;
 	const text = message.content
 		.map((block) => {
 			if (block.type === "text") return block.text;
-			if (block.type === "thinking" && thinkingAsText && !block.redacted) return block.thinking;
+			if (block.type === "thinking" && thinkingAsText && !reasoning && !block.redacted) return block.thinking;
 			return "";
 		})
 		.join("");
@@ -131,9 +182,26 @@ function convertAssistant(message: AssistantMessage, thinkingAsText: boolean): C
 			: [],
 	);
 	if (!text && toolCalls.length === 0) return undefined;
-	return toolCalls.length > 0
-		? { role: "assistant", content: text || null, tool_calls: toolCalls }
-		: { role: "assistant", content: text };
+	const param: AssistantParam =
+		toolCalls.length > 0
+			? { role: "assistant", content: text || null, tool_calls: toolCalls }
+			: { role: "assistant", content: text };
+	if (reasoning) param[reasoning.field] = reasoning.text;
+	return param;
+}
+
+/** The reasoning of a reply streamed as `reasoning_content` or `reasoning`, with that field's name. */
+function replayedReasoning(message: AssistantMessage): { field: ReasoningField; text: string } | undefined {
+	const blocks = message.content.filter(
+		(block): block is ThinkingContent => block.type === "thinking" && !block.redacted && block.thinking !== "",
+	);
+	const field = blocks.find((block) => isReasoningField(block.thinkingSignature))?.thinkingSignature;
+	if (!isReasoningField(field)) return undefined;
+	return { field, text: blocks.map((block) => block.thinking).join("\n") };
+}
+
+function isReasoningField(value: string | undefined): value is ReasoningField {
+	return value === "reasoning_content" || value === "reasoning";
 }
 
 function convertTool(tool: Tool): ChatCompletionTool {

@@ -4,9 +4,10 @@ import type {
 	ResponseStreamEvent,
 	ResponseUsage,
 } from "openai/resources/responses/responses";
+import { ProviderFailure, providerError } from "../errors.js";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { StopReason } from "../types.js";
-import { withStatus } from "./openai-shared.js";
+import { classifyOpenAIFailure, withStatus } from "./openai-errors.js";
 
 interface ItemState {
 	kind: "text" | "thinking" | "toolCall";
@@ -58,9 +59,9 @@ export class ResponsesStreamReader {
 				this.stopReason = incompleteReason(event.response);
 				break;
 			case "response.failed":
-				throw new Error(failureMessage(event.response));
+				throw failureOf(event.response);
 			case "error":
-				throw new Error(withStatus(event.code, event.message));
+				throw streamFailure(event.code, event.message);
 		}
 	}
 
@@ -145,16 +146,26 @@ function toolCallId(callId: string, itemId: string | undefined): string {
 	return itemId ? `${callId}|${itemId}` : callId;
 }
 
+/** `max_output_tokens` (or no reason) is a length stop; a content filter ends the reply as a failure. */
 function incompleteReason(response: Response): "length" {
 	const reason = response.incomplete_details?.reason;
 	if (reason === "content_filter") {
-		throw new Error("The provider's content filter stopped the reply (incomplete: content_filter)");
+		throw new ProviderFailure(
+			"The provider's content filter stopped the reply (incomplete: content_filter)",
+			providerError("content_filter", { code: reason }),
+		);
 	}
 	return "length";
 }
 
-function failureMessage(response: Response): string {
+function failureOf(response: Response): ProviderFailure {
 	const error = response.error;
-	if (!error) return `Response failed (status: ${response.status ?? "unknown"})`;
-	return withStatus(error.code, error.message);
+	if (!error) {
+		return new ProviderFailure(`Response failed (status: ${response.status ?? "unknown"})`, providerError("unknown"));
+	}
+	return streamFailure(error.code, error.message);
+}
+
+function streamFailure(code: unknown, message: string): ProviderFailure {
+	return new ProviderFailure(withStatus(code, message), classifyOpenAIFailure({ code, message }));
 }

@@ -1,3 +1,4 @@
+import { ProviderFailure, providerError } from "../errors.js";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
 import { connectOpenAI } from "./openai-client.js";
@@ -10,7 +11,7 @@ export async function streamReply(
 	options: StreamOptions,
 	out: AssistantStreamBuilder,
 ): Promise<void> {
-	const { client, providerError } = connectOpenAI(model, options);
+	const { client, toFailure } = connectOpenAI(model, options);
 	const request = buildResponsesRequest(model, context, options);
 	const reader = new ResponsesStreamReader(out);
 	try {
@@ -18,11 +19,13 @@ export async function streamReply(
 		out.start();
 		for await (const event of stream) reader.read(event);
 	} catch (error) {
-		throw providerError(error);
+		throw toFailure(error);
 	}
 	// The SDK ends the iteration quietly when the signal fires.
 	if (options.signal?.aborted) throw new Error("Request was aborted");
 	const reason = reader.stopReason;
-	if (!reason) throw new Error("Provider stream ended without response.completed");
+	if (!reason) {
+		throw new ProviderFailure("Provider stream ended without response.completed", providerError("network"));
+	}
 	out.finish(reason);
 }

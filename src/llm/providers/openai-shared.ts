@@ -19,30 +19,3 @@ export function splitToolResult(content: (TextContent | ImageContent)[]): { text
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-/** Error codes OpenAI puts in stream errors and failed responses, with the HTTP status they stand for. */
-const STATUS_BY_ERROR_CODE: Record<string, number> = {
-	rate_limit_exceeded: 429,
-	insufficient_quota: 429,
-	server_error: 500,
-	vector_store_timeout: 500,
-	invalid_prompt: 400,
-	context_length_exceeded: 400,
-	invalid_request_error: 400,
-};
-
-/** Prefixes a provider error message with the HTTP status its error code implies, when it implies one. */
-export function withStatus(code: unknown, message: string): string {
-	const status =
-		typeof code === "number" && code >= 100 && code <= 599
-			? code
-			: typeof code === "string"
-				? (STATUS_BY_ERROR_CODE[code] ?? numericStatus(code))
-				: undefined;
-	if (status === undefined || message.startsWith(`${status} `)) return message;
-	return `${status} ${message}`;
-}
-
-function numericStatus(code: string): number | undefined {
-	return /^[1-5]\d\d$/.test(code) ? Number(code) : undefined;
-}

@@ -150,6 +150,28 @@ export const EVENTS: Record<string, TObject> = {
 		"The session was replaced",
 	),
 	warning: event("warning", { message: Type.String() }, "A problem that does not stop the agent"),
+	state_changed: event(
+		"state_changed",
+		{ changes: Type.Ref("StateChanges") },
+		"Fields of get_state changed (by a command, a clamp, an extension, a compaction, a replacement): their new values",
+	),
+	context_usage: event(
+		"context_usage",
+		{
+			tokens: Type.Union([Count, Type.Null()], { description: "Null right after a compaction" }),
+			contextWindow: Count,
+			percent: Type.Union([Type.Number(), Type.Null()]),
+		},
+		"After every assistant message and every compaction: get_session_stats's contextUsage",
+	),
+	heartbeat: event(
+		"heartbeat",
+		{
+			waitingOn: Type.Enum(["provider", "tool", "compaction", "dialog", "approval"]),
+			idleMs: Count,
+		},
+		"The agent is busy and has written nothing for a while: what it is waiting on, and for how long",
+	),
 	tool_approval_request: event(
 		"tool_approval_request",
 		{

@@ -154,6 +154,20 @@ const SessionState = Type.Object({
 	approvalMode: Type.Enum(["auto", "ask", "read-only"]),
 });
 
+/**
+ * What `state_changed` carries: any of get_state's fields with its new value; a field get_state
+ * leaves out when it has no value (sessionName, sessionFile) is null once it is gone.
+ */
+const StateChanges = Type.Object(
+	Object.fromEntries(
+		Object.entries(SessionState.properties).map(([key, schema]) => [
+			key,
+			Type.Optional(Type.Union([schema as TSchema, Type.Null()])),
+		]),
+	),
+	{ description: "The get_state fields that changed, with their new values" },
+);
+
 const BashResult = Type.Object({
 	output: Type.String(),
 	exitCode: Type.Optional(Type.Integer({ description: "Absent when cancelled or ended by a signal" })),
@@ -188,6 +202,8 @@ export const SESSION_TYPES: Record<string, TSchema> = {
 	CompactionResult,
 	SessionStats,
 	SessionState,
+	StateChanges,
+	ContextUsage,
 	BashResult,
 	CommandInfo,
 	AuthStatus,

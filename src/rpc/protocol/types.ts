@@ -5,6 +5,7 @@
  * additional properties: new fields are additive and clients ignore what they do not know.
  */
 import type { TSchema } from "typebox";
+import { PROVIDER_ERROR_KINDS } from "../../llm/errors.js";
 import { Type } from "../../llm/schema-builders.js";
 import { APIS, THINKING_LEVELS } from "../../llm/types.js";
 import { ImageContentSchema, ThinkingLevelSchema } from "./commands.js";
@@ -106,6 +107,17 @@ const UserMessage = Type.Object({
 	timestamp: EpochMs,
 });
 
+const ProviderError = Type.Object(
+	{
+		kind: Type.Enum(PROVIDER_ERROR_KINDS),
+		retryable: Type.Boolean(),
+		status: Type.Optional(Type.Integer({ description: "HTTP status, or the one an in-stream error stands for" })),
+		code: Type.Optional(Type.String({ description: "The provider's error type or code" })),
+		retryAfterMs: Type.Optional(Type.Number({ description: "The wait the server asked for before a retry" })),
+	},
+	{ description: "A failed reply's error as data: what retry and compaction decide on" },
+);
+
 const AssistantMessage = Type.Object({
 	role: Type.Literal("assistant"),
 	content: Type.Array(Type.Union([Type.Ref("TextContent"), Type.Ref("ThinkingContent"), Type.Ref("ToolCall")])),
@@ -115,6 +127,7 @@ const AssistantMessage = Type.Object({
 	usage: Type.Ref("Usage"),
 	stopReason: Type.Ref("StopReason"),
 	errorMessage: Type.Optional(Type.String()),
+	error: Type.Optional(ProviderError),
 	timestamp: EpochMs,
 });
 

@@ -1,6 +1,6 @@
 import type { ModelRegistry } from "../llm/model-registry.js";
 import { resolveModelPattern } from "../llm/model-resolver.js";
-import { clampThinkingLevel, isThinkingLevel, supportedThinkingLevels } from "../llm/thinking.js";
+import { clampThinkingLevel, isThinkingLevel } from "../llm/thinking.js";
 import type { Model, ThinkingLevel } from "../llm/types.js";
 import type { Settings } from "../resources/settings.js";
 
@@ -8,6 +8,13 @@ export const UNSUPPORTED_DEFAULT_MESSAGE =
 	"Configured default model is unavailable or unsupported. Update defaultProvider/defaultModel or use /model.";
 
 export const DEFAULT_THINKING_LEVEL: ThinkingLevel = "medium";
+
+/** The model choices made at launch (--model, --provider, --thinking); each replacement applies them again. */
+export interface ModelChoices {
+	model?: string;
+	provider?: string;
+	thinking?: string;
+}
 
 export interface ModelSelectionInput {
 	registry: ModelRegistry;
@@ -84,84 +91,6 @@ export interface CycleResult {
 	model: Model;
 	thinkingLevel: ThinkingLevel;
 	isScoped: boolean;
-}
-
-/** The current model and thinking level, and the rules for changing them. */
-export class ModelControl {
-	model: Model | undefined;
-	thinkingLevel: ThinkingLevel;
-	blockedReason: string | undefined;
-	/**
-	 * The level last asked for (settings, --thinking, set_thinking_level). Model changes clamp this,
-	 * not the current level, so "high" comes back after a detour through a model that cannot reason.
-	 */
-	private requestedLevel: ThinkingLevel;
-
-	constructor(
-		private readonly registry: ModelRegistry,
-		selection: ModelSelection,
-	) {
-		this.model = selection.model;
-		this.thinkingLevel = selection.thinkingLevel;
-		this.requestedLevel = selection.requestedThinkingLevel ?? selection.thinkingLevel;
-		this.blockedReason = selection.blockedReason;
-	}
-
-	/** Models with credentials, in registry order. */
-	available(): Model[] {
-		return this.registry.available();
-	}
-
-	/** Switches to an available model; clears a blocked default. Throws `Model not found: p/id`. */
-	setModel(provider: string, modelId: string): Model {
-		const model = this.available().find((candidate) => candidate.provider === provider && candidate.id === modelId);
-		if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
-		this.model = model;
-		this.thinkingLevel = clampThinkingLevel(model, this.requestedLevel);
-		this.blockedReason = undefined;
-		return model;
-	}
-
-	/** The next (or previous) available model, or undefined when fewer than two are available. */
-	cycle(direction: "forward" | "backward" = "forward"): CycleResult | undefined {
-		const candidates = this.available();
-		if (candidates.length < 2) return undefined;
-		const current = this.model;
-		const index = current
-			? candidates.findIndex((candidate) => candidate.provider === current.provider && candidate.id === current.id)
-			: -1;
-		const step = direction === "backward" ? -1 : 1;
-		const next =
-			index < 0
-				? (candidates[0] as Model)
-				: (candidates[(index + step + candidates.length) % candidates.length] as Model);
-		const changed = !current || next.provider !== current.provider || next.id !== current.id;
-		this.model = next;
-		this.thinkingLevel = clampThinkingLevel(next, this.requestedLevel);
-		if (changed) this.blockedReason = undefined;
-		return { model: next, thinkingLevel: this.thinkingLevel, isScoped: false };
-	}
-
-	/** Sets the level, clamped to what the model supports; returns the level in effect. */
-	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
-		this.requestedLevel = level;
-		this.thinkingLevel = clampThinkingLevel(this.model, level);
-		return this.thinkingLevel;
-	}
-
-	availableThinkingLevels(): ThinkingLevel[] {
-		return supportedThinkingLevels(this.model);
-	}
-
-	/** The next supported level, or undefined for a model that does not reason. */
-	cycleThinkingLevel(): ThinkingLevel | undefined {
-		if (!this.model?.reasoning) return undefined;
-		const levels = this.availableThinkingLevels();
-		const index = levels.indexOf(this.thinkingLevel);
-		this.thinkingLevel = levels[(index + 1) % levels.length] ?? this.thinkingLevel;
-		this.requestedLevel = this.thinkingLevel;
-		return this.thinkingLevel;
-	}
 }
 
 /** A Model as clients see it: headers may hold secrets, so they stay inside. */

@@ -1,0 +1,164 @@
+import type { ModelRegistry } from "../llm/model-registry.js";
+import { clampThinkingLevel, supportedThinkingLevels } from "../llm/thinking.js";
+import type { Model, ThinkingLevel } from "../llm/types.js";
+import type { SettingsStore } from "../resources/settings.js";
+import type { Session } from "../session/session.js";
+import { type CycleResult, type ModelChoices, selectModel } from "./model-selection.js";
+import { recordedThinkingLevel } from "./session-queries.js";
+
+/** What model changes are written to: the current session, and a way to report a failed write. */
+export interface ModelRecorder {
+	readonly session: Session;
+	/** Runs a write on the current session; a failure is reported, never thrown. */
+	record(write: (session: Session) => unknown): void;
+}
+
+/**
+ * The one owner of the current model, the thinking level and the startup condition (an
+ * unsupported saved default that blocks prompts). Everything else reads them here. A change is
+ * written to the current session once (model_change, thinking_level_change) and, for explicit
+ * choices, saved as the user's default. A session replacement resolves all three again, as a
+ * process started on that session would.
+ */
+export class ModelState {
+	private current: Model | undefined;
+	private level: ThinkingLevel = "off";
+	/**
+	 * The level last asked for (settings, --thinking, set_thinking_level). Model changes clamp this,
+	 * not the current level, so "high" comes back after a detour through a model that cannot reason.
+	 */
+	private requestedLevel: ThinkingLevel = "off";
+	private blocked: string | undefined;
+	/** Problems found by the last resolution (an unknown --thinking value, an unmatched --model). */
+	warnings: string[] = [];
+
+	constructor(
+		private readonly registry: ModelRegistry,
+		private readonly settings: SettingsStore,
+		private readonly choices: ModelChoices,
+		private readonly recorder: ModelRecorder,
+		/** Save explicit choices as the user's defaults. */
+		private readonly persistDefaults: boolean,
+	) {
+		this.resolveFor(recorder.session);
+	}
+
+	get model(): Model | undefined {
+		return this.current;
+	}
+
+	get thinkingLevel(): ThinkingLevel {
+		return this.level;
+	}
+
+	/** Why prompts are refused right now (the unsupported-default condition), if they are. */
+	get blockedReason(): string | undefined {
+		return this.blocked;
+	}
+
+	/**
+	 * Resolves model, level and the startup condition for `session` by the startup rules: the
+	 * launch choices (--model, --provider, --thinking), then what the session recorded, then the
+	 * saved default, then the first model with credentials. Throws only for an unknown --provider.
+	 */
+	resolveFor(session: Session): void {
+		const context = session.buildContext();
+		const selection = selectModel({
+			registry: this.registry,
+			settings: this.settings.get(),
+			cliModel: this.choices.model,
+			cliProvider: this.choices.provider,
+			cliThinking: this.choices.thinking,
+			sessionModel: context.model ?? undefined,
+			sessionThinking: recordedThinkingLevel(session),
+		});
+		this.current = selection.model;
+		this.level = selection.thinkingLevel;
+		this.requestedLevel = selection.requestedThinkingLevel ?? selection.thinkingLevel;
+		this.blocked = selection.blockedReason;
+		this.warnings = selection.warnings;
+	}
+
+	/** Models with credentials, in registry order. */
+	available(): Model[] {
+		return this.registry.available();
+	}
+
+	/** Switches to an available model; clears the startup condition. Throws `Model not found: p/id`. */
+	setModel(provider: string, modelId: string): Model {
+		const model = this.available().find((candidate) => candidate.provider === provider && candidate.id === modelId);
+		if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
+		this.switchTo(model);
+		this.blocked = undefined;
+		return model;
+	}
+
+	/**
+	 * The next (or previous) available model, or undefined when fewer than two are available. A
+	 * different model clears the startup condition; the same one keeps it.
+	 */
+	cycleModel(direction: "forward" | "backward" = "forward"): CycleResult | undefined {
+		const candidates = this.available();
+		if (candidates.length < 2) return undefined;
+		const current = this.current;
+		const index = current ? candidates.findIndex((candidate) => sameModel(candidate, current)) : -1;
+		const step = direction === "backward" ? -1 : 1;
+		const next =
+			index < 0
+				? (candidates[0] as Model)
+				: (candidates[(index + step + candidates.length) % candidates.length] as Model);
+		if (!current || !sameModel(next, current)) this.blocked = undefined;
+		this.switchTo(next);
+		return { model: next, thinkingLevel: this.level, isScoped: false };
+	}
+
+	/** Sets the level, clamped to what the model supports; returns the level in effect. */
+	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
+		this.requestedLevel = level;
+		this.applyLevel(clampThinkingLevel(this.current, level), true);
+		return this.level;
+	}
+
+	availableThinkingLevels(): ThinkingLevel[] {
+		return supportedThinkingLevels(this.current);
+	}
+
+	/** The next supported level, or undefined for a model that does not reason. */
+	cycleThinkingLevel(): ThinkingLevel | undefined {
+		if (!this.current?.reasoning) return undefined;
+		const levels = this.availableThinkingLevels();
+		const next = levels[(levels.indexOf(this.level) + 1) % levels.length] ?? this.level;
+		this.requestedLevel = next;
+		this.applyLevel(next, true);
+		return this.level;
+	}
+
+	private switchTo(model: Model): void {
+		const before = this.current;
+		this.current = model;
+		if (!before || !sameModel(before, model)) {
+			this.recorder.record((session) => session.appendModelChange(model.provider, model.id));
+		}
+		this.applyLevel(clampThinkingLevel(model, this.requestedLevel), false);
+		if (this.persistDefaults) {
+			this.settings.update({
+				defaultProvider: model.provider,
+				defaultModel: model.id,
+				defaultThinkingLevel: this.level,
+			});
+		}
+	}
+
+	/** Takes `level` and writes a thinking_level_change when the session records another one. */
+	private applyLevel(level: ThinkingLevel, explicit: boolean): void {
+		this.level = level;
+		if (recordedThinkingLevel(this.recorder.session) !== level) {
+			this.recorder.record((session) => session.appendThinkingLevelChange(level));
+		}
+		if (explicit && this.persistDefaults) this.settings.update({ defaultThinkingLevel: level });
+	}
+}
+
+function sameModel(a: Model, b: Model): boolean {
+	return a.provider === b.provider && a.id === b.id;
+}

@@ -1,0 +1,83 @@
+import type { Agent } from "../agent/agent.js";
+import type { AgentMessage } from "../agent/messages.js";
+import type { AbortTree, Operation } from "./abort-tree.js";
+import type { Activity } from "./activity.js";
+import type { AutoCompaction } from "./auto-compaction.js";
+
+export const RUN_IN_PROGRESS = "A prompt is already running.";
+
+/** What a prompt's lifecycle drives. */
+export interface PromptRunParts {
+	agent: Agent;
+	tree: AbortTree;
+	activity: Activity;
+	autoCompaction: AutoCompaction;
+	/** Bash results that waited for the previous run join this one's context. */
+	conversation: { flushPendingBash(): void };
+	events: { emit(event: { type: "agent_settled" }): Promise<void> | undefined };
+}
+
+/** One prompt's lifecycle: its operation (the root of everything it cancels) and what it waits on. */
+export interface PromptRun {
+	readonly operation: Operation;
+}
+
+/**
+ * Runs prompt lifecycles, one at a time: the run itself, the compaction before it when the last
+ * reply is over the threshold, automatic compaction and the continuations after it, then
+ * agent_settled. Each lifecycle has one operation of the abort tree; its signal reaches the
+ * provider requests, the tools, the compactions and the retry delays of that lifecycle.
+ */
+export class PromptRuns {
+	private current: PromptRun | undefined;
+
+	constructor(private readonly parts: PromptRunParts) {}
+
+	/** True from a prompt's acceptance until its lifecycle settles. */
+	get isStreaming(): boolean {
+		return this.current !== undefined;
+	}
+
+	get active(): PromptRun | undefined {
+		return this.current;
+	}
+
+	/**
+	 * Runs one lifecycle with accepted messages (or "continue": queued messages, else carry on).
+	 * `operation` was started when the prompt arrived, so an abort during its acceptance reaches
+	 * it (the run then starts aborted and ends at once, recorded); absent, one is started now.
+	 * `onAccepted` is called before any event of the run.
+	 */
+	async run(
+		messages: AgentMessage[] | "continue",
+		operation: Operation = this.parts.tree.start(),
+		onAccepted?: () => void,
+	): Promise<void> {
+		if (this.current) {
+			operation.finish();
+			throw new Error(RUN_IN_PROGRESS);
+		}
+		const run: PromptRun = { operation };
+		this.current = run;
+		const leave = this.parts.activity.enter("provider");
+		const { agent, autoCompaction } = this.parts;
+		try {
+			this.parts.conversation.flushPendingBash();
+			onAccepted?.();
+			const signal = operation.signal;
+			autoCompaction.startPrompt();
+			if (messages !== "continue") await autoCompaction.beforePrompt(signal);
+			await (messages === "continue" ? agent.continue(signal) : agent.prompt(messages, signal));
+			for (;;) {
+				const next = await autoCompaction.afterRun(signal);
+				if (next === "done" || signal.aborted || (next === "deliverQueued" && agent.queuedCount === 0)) break;
+				await agent.continue(signal);
+			}
+		} finally {
+			this.current = undefined;
+			leave();
+			await this.parts.events.emit({ type: "agent_settled" });
+			operation.finish();
+		}
+	}
+}
