@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply } from "../support/llm-server.js";
+import type { RpcRecord } from "../support/rpc-process.js";
 import {
 	approvalEntries,
 	OPTIONS,
@@ -228,6 +229,17 @@ describe("several requests at once", () => {
 		]);
 		// The model was not called again after the abort.
 		expect(harness.server.requests).toHaveLength(1);
+	});
+
+	it("while a request is open, heartbeats say the agent waits on an approval", async () => {
+		const { agent } = await startWithPermissions(harness.server, ASK, { settings: { heartbeatMs: 100 } });
+		harness.server.enqueue(toolCall("h1", "bash", { command: "echo 1" }), textReply("done"));
+		const start = await startPrompt(agent, "go");
+		const [request] = await requestsAfter(agent, start);
+		const requested = agent.records.indexOf(request as RpcRecord);
+		expect(await agent.waitForEvent("heartbeat", () => true, requested)).toMatchObject({ waitingOn: "approval" });
+		await respond(agent, request?.id, "allow");
+		await agent.waitForEvent("agent_settled", () => true, start);
 	});
 
 	it("replacing the session cancels an open request (by abort)", async () => {

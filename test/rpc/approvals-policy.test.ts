@@ -102,11 +102,17 @@ describe("approval modes", () => {
 
 	it("set_approval_mode switches the mode; an open request the new mode decides ends at once", async () => {
 		const { agent, dirs } = await startWithPermissions(harness.server, { mode: "ask" });
+		const before = agent.mark();
 		expect(await agent.request({ type: "set_approval_mode", mode: "read-only" })).toMatchObject({
 			type: "response",
 			command: "set_approval_mode",
 			success: true,
 		});
+		// Announced before the response, like every change of get_state.
+		expect(agent.records.slice(before).map((record) => record.type)).toEqual(["state_changed", "response"]);
+		expect(agent.since(before, "state_changed")).toEqual([
+			{ type: "state_changed", changes: { approvalMode: "read-only" } },
+		]);
 		expect(await agent.ok({ type: "get_state" })).toMatchObject({ approvalMode: "read-only" });
 		await agent.ok({ type: "set_approval_mode", mode: "ask" });
 		harness.server.enqueue(toolCall("s1", "bash", { command: "echo ran > ran.txt" }), textReply("done"));
