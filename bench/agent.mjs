@@ -61,13 +61,16 @@ function isolatedEnv(root, spec, baseUrl) {
 export class Agent {
 	/**
 	 * Starts `spec` (see peers.mjs) against the mock at `baseUrl`. `startedAt` (performance.now) is
-	 * taken just before the spawn, for the cold-start figure.
+	 * taken just before the spawn, for the cold-start figure. `configFiles` are extra files for the
+	 * config dir (name → JSON content), e.g. `mcp.json`.
 	 */
-	static launch(spec, baseUrl, { contextWindow = 200_000 } = {}) {
+	static launch(spec, baseUrl, { contextWindow = 200_000, configFiles = {} } = {}) {
 		const root = mkdtempSync(join(tmpdir(), `bench-${spec.id}-`));
 		for (const dir of ["config", "home", "tmp", "work"]) mkdirSync(join(root, dir));
 		writeFileSync(join(root, "config", "models.json"), JSON.stringify(modelsJson(baseUrl, contextWindow), null, 2));
 		writeFileSync(join(root, "config", "settings.json"), JSON.stringify(settings, null, 2));
+		for (const [name, content] of Object.entries(configFiles))
+			writeFileSync(join(root, "config", name), JSON.stringify(content, null, 2));
 		const stderrPath = join(root, "stderr.log");
 		const stderrFd = openSync(stderrPath, "w");
 		const env = isolatedEnv(root, spec, baseUrl);

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { Agent } from "./agent.mjs";
 import bigPrompt from "./figures/big-prompt.mjs";
 import coldStart from "./figures/cold-start.mjs";
+import coldStartMcp from "./figures/cold-start-mcp.mjs";
 import directBash from "./figures/direct-bash.mjs";
 import rssGrowth from "./figures/rss-growth.mjs";
 import sessionOpen from "./figures/session-open.mjs";
@@ -21,7 +22,17 @@ import { startMock } from "./mock.mjs";
 import { agentIds, resolveAgents } from "./peers.mjs";
 import { formatValue, renderTable, summarise, writeResults } from "./report.mjs";
 
-const allFigures = [coldStart, streamReply, warmPrompt, toolLoop, bigPrompt, rssGrowth, directBash, sessionOpen];
+const allFigures = [
+	coldStart,
+	coldStartMcp,
+	streamReply,
+	warmPrompt,
+	toolLoop,
+	bigPrompt,
+	rssGrowth,
+	directBash,
+	sessionOpen,
+];
 
 function parseOptions() {
 	const { values } = parseArgs({

@@ -8,6 +8,14 @@ export type { AgentMessage } from "./agent/messages.js";
 export type { AgentEvent, AgentTool, AgentToolResult } from "./agent/types.js";
 export type { ExtensionAPI, ExtensionContext, ExtensionFactory, ToolDefinition } from "./extensions/types.js";
 export * from "./llm/index.js";
+export type {
+	McpServerConfig,
+	McpServerInfo,
+	McpServerStatus,
+	McpServerUpdate,
+	McpSource,
+	McpTransportKind,
+} from "./mcp/types.js";
 export type { ApprovalDecision, ApprovalMode } from "./permissions/index.js";
 export {
 	type ApprovalRequestHandler,

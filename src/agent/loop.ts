@@ -1,5 +1,5 @@
 import { emptyUsage } from "../llm/cost.js";
-import { describeError } from "../llm/errors.js";
+import { describeError, errorFromThrown } from "../llm/errors.js";
 import type {
 	AssistantMessage,
 	Model,
@@ -69,6 +69,7 @@ export async function runLoop(
 			pending = [];
 
 			// One view of model, level, prompt and tools per turn: the request and its tool calls agree.
+			if (run.config.beforeTurn && !run.signal.aborted) await run.config.beforeTurn(run.signal);
 			const turn = turnSetup(run.config);
 			const assistant = await replyWithRetry(run, turn, emit);
 			append(assistant);
@@ -195,7 +196,8 @@ async function streamReply(run: LoopRun, turn: TurnSetup, emit: Emit): Promise<A
 			if (final) break;
 		}
 	} catch (error) {
-		final = failure(run, model, describeError(error));
+		// A stream function that throws (before or while streaming) still says what failed, as data.
+		final = { ...failure(run, model, describeError(error)), error: errorFromThrown(error) };
 	}
 	final ??= failure(run, model, "The model stream ended without a reply");
 	if (!started) await emit({ type: "message_start", message: { ...final, content: [] } });

@@ -130,8 +130,14 @@ export interface AgentLoopConfig {
 	tools: AgentTool[];
 	streamFunction: StreamFunction;
 	/**
+	 * Awaited at the start of each turn, before the turn reads model, level, tools and system
+	 * prompt (e.g. to wait for tool servers still starting). Receives the run's signal: a wait
+	 * must end when it fires. Must not throw.
+	 */
+	beforeTurn?(signal: AbortSignal): Promise<void>;
+	/**
 	 * Request options for one model call (key, headers, budgets). May throw, e.g. when a key is
-	 * missing: the turn then ends with an error reply carrying the message. Receives no signal.
+	 * missing: the turn then ends with an error reply carrying the message.
 	 */
 	requestOptions?(model: Model): StreamOptions | Promise<StreamOptions>;
 	/** Converts the conversation to provider messages. Default: `convertToLlm` in messages.ts. Must not throw. */

@@ -32,6 +32,9 @@ export interface CliArgs {
 	appendSystemPrompt?: string;
 	/** `--approval-mode`: how tool calls are approved. */
 	approvalMode?: ApprovalMode;
+	/** `--mcp-config` files, in order. */
+	mcpConfigs: string[];
+	noMcp: boolean;
 }
 
 interface FlagSpec {
@@ -218,6 +221,21 @@ export const FLAGS: FlagSpec[] = [
 		},
 	},
 	{
+		names: ["--mcp-config"],
+		value: "FILE",
+		help: 'MCP servers to start ({"mcpServers": {...}}), besides <agent dir>/mcp.json; repeatable',
+		apply(args, value) {
+			if (value) args.mcpConfigs.push(value);
+		},
+	},
+	{
+		names: ["--no-mcp"],
+		help: "start no MCP server (ignore mcp.json, .mcp.json and --mcp-config)",
+		apply(args) {
+			args.noMcp = true;
+		},
+	},
+	{
 		names: ["--append-system-prompt"],
 		value: "TEXT",
 		help: "text appended to the system prompt",
@@ -270,6 +288,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		noSkills: false,
 		noPromptTemplates: false,
 		noContextFiles: false,
+		mcpConfigs: [],
+		noMcp: false,
 	};
 	for (let index = 0; index < argv.length; index++) {
 		const token = argv[index] as string;

@@ -32,6 +32,8 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		continueSession: args.continueSession,
 		name: args.name,
 		approvalMode: args.approvalMode,
+		mcp: !args.noMcp,
+		mcpConfigs: args.mcpConfigs,
 	};
 }
 

@@ -239,7 +239,8 @@ function commandOutcome(error: unknown): string {
 	return "it did not run";
 }
 
-function interpolate(value: string, env: NodeJS.ProcessEnv): string {
+/** Replaces `$VAR` and `${VAR}` from `env` (unset: empty); `$$` is a literal `$`, `$!` a literal `!`. */
+export function interpolate(value: string, env: NodeJS.ProcessEnv): string {
 	return value.replace(/\$\$|\$!|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, braced, bare) => {
 		if (match === "$$") return "$";
 		if (match === "$!") return "!";

@@ -13,8 +13,8 @@ export interface ExtensionCommandInfo {
 export interface CommandInfo {
 	name: string;
 	description?: string;
-	source: "extension" | "prompt" | "skill";
-	/** Absent for extension commands. */
+	source: "extension" | "prompt" | "skill" | "mcp";
+	/** Absent for extension and MCP commands. */
 	location?: ResourceLocation;
 	path?: string;
 }

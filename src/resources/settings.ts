@@ -182,6 +182,11 @@ export class SettingsStore {
 		};
 	}
 
+	/** The user's own settings (the global file alone): for keys a project must not set. */
+	userSettings(): Settings {
+		return structuredClone(this.global);
+	}
+
 	/** Applies a change and persists it to the global settings file. */
 	update(change: Settings): void {
 		this.global = mergeSettings(this.global, change);

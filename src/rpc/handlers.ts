@@ -154,4 +154,5 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 		approvals.answer(command.requestId, command.decision, command.message);
 	},
 	set_approval_mode: (command, { session }) => session.setApprovalMode(command.mode),
+	get_mcp_servers: async (_command, { session }) => ({ servers: await session.getMcpServers() }),
 };

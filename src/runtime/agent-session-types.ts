@@ -3,6 +3,7 @@ import type { RetryPolicy } from "../agent/retry.js";
 import type { AgentTool, StreamFunction } from "../agent/types.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, ThinkingLevel } from "../llm/types.js";
+import type { McpSetup } from "../mcp/setup.js";
 import type { ApprovalMode, ResolvedPermissions } from "../permissions/index.js";
 import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
@@ -75,6 +76,10 @@ export interface AgentSessionOptions {
 	permissions: ResolvedPermissions;
 	/** Who answers approval requests; absent: nobody, so calls that would ask are denied. */
 	approve?: ApprovalHandler;
+	/** Where MCP servers are configured; absent: none (servers can still be added through `mcp.add`). */
+	mcp?: McpSetup;
+	/** The environment `$VAR` in MCP configuration reads (default: process.env). */
+	env?: NodeJS.ProcessEnv;
 }
 
 export interface SessionState {
@@ -94,4 +99,6 @@ export interface SessionState {
 	queuedMessagesPaused: boolean;
 	/** How tool calls are approved. */
 	approvalMode: ApprovalMode;
+	/** The names of the tools the model is offered (built-in, extension and connected MCP tools). */
+	tools: string[];
 }

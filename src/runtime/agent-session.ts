@@ -5,7 +5,8 @@ import type { AgentEvent } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
-import type { ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
+import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
+import type { McpServerInfo } from "../mcp/types.js";
 import type { ApprovalMode } from "../permissions/index.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
@@ -17,11 +18,12 @@ import type { DirectBash, DirectBashOptions } from "./direct-bash.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
 import { DEFAULT_HEARTBEAT_MS, Heartbeat } from "./heartbeat.js";
+import type { McpTools } from "./mcp-tools.js";
 import { type CycleResult, publicModel } from "./model-selection.js";
 import { composeSession, type SessionParts } from "./session-parts.js";
 import { contextSizeKnown, entriesOf, exportHtmlFile, lastAssistantText, statsOf, treeOf } from "./session-queries.js";
 import { StateTracker } from "./state-tracker.js";
-import { estimateContextTokens, estimateTokens, type SessionStats } from "./stats.js";
+import { estimateContextTokens, estimateTokens, hasValidUsage, type SessionStats, usageTokens } from "./stats.js";
 import type { NavigateOptions, NavigateResult } from "./tree-navigation.js";
 
 export * from "./agent-session-types.js";
@@ -49,6 +51,8 @@ export class AgentSession {
 	readonly bash: DirectBash;
 	readonly compaction: CompactionControl;
 	readonly extensions: ExtensionBridge;
+	/** The session's MCP servers: their tools, prompts and status; `mcp.add` starts more (ACP). */
+	readonly mcp: McpTools;
 	private readonly parts: SessionParts;
 	private readonly state: StateTracker;
 	private readonly heartbeat: Heartbeat;
@@ -60,7 +64,8 @@ export class AgentSession {
 	constructor(private readonly options: AgentSessionOptions) {
 		this.autoCompaction = options.autoCompaction ?? true;
 		this.parts = composeSession(this, options);
-		const { agent, bash, compaction, extensions, events, activity } = this.parts;
+		const { agent, bash, compaction, extensions, events, activity, mcp } = this.parts;
+		this.mcp = mcp;
 		this.agent = agent;
 		this.bash = bash;
 		this.compaction = compaction;
@@ -136,6 +141,7 @@ export class AgentSession {
 			pendingMessageCount: agent.queuedCount,
 			queuedMessagesPaused: input.paused,
 			approvalMode: this.parts.approvals.mode,
+			tools: this.parts.capabilities.tools.map((tool) => tool.name),
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
@@ -188,10 +194,15 @@ export class AgentSession {
 		return this.changes(this.parts.input.sendUserMessage(content, options));
 	}
 
-	/** Prompt templates and skills usable as `/name`, in get_commands order. */
+	/** Extension commands, prompt templates, skills and MCP server prompts usable as `/name`. */
 	async getCommands(): Promise<CommandInfo[]> {
 		await this.extensions.ready;
-		return this.parts.resources.commands(this.extensions.commands());
+		return [...(await this.parts.resources.commands(this.extensions.commands())), ...this.mcp.commands()];
+	}
+
+	/** Every configured MCP server with its status and tools (RPC `get_mcp_servers`). */
+	getMcpServers(): Promise<McpServerInfo[]> {
+		return this.mcp.servers();
 	}
 
 	/** Removes every queued message; returns their texts. */
@@ -410,7 +421,7 @@ export class AgentSession {
 		this.disposed = true;
 		this.heartbeat.stop();
 		await this.extensions.leaving("quit");
-		await Promise.all([this.abort(), this.bash.drain()]);
+		await Promise.all([this.abort(), this.bash.drain(), this.mcp.close()]);
 		this.parts.conversation.flushPendingBash();
 		this.parts.current.slot.retire();
 	}
@@ -426,16 +437,24 @@ export class AgentSession {
 			this.runningTools.delete(event.toolCallId);
 		}
 		const toClients = this.parts.events.emit(event);
-		if (event.type === "message_end" && event.message.role === "assistant") this.reportContextUsage();
+		if (event.type === "message_end" && event.message.role === "assistant") this.reportContextUsage(event.message);
 		const toExtensions = this.extensions.emit(event);
 		if (!toExtensions) return toClients;
 		return Promise.all([toClients, toExtensions]).then(() => undefined);
 	}
 
-	/** `context_usage`: the same figures get_session_stats reports, after a reply or a compaction. */
-	private reportContextUsage(): void {
-		const usage = this.getSessionStats().contextUsage;
-		if (usage) void this.parts.events.emit({ type: "context_usage", ...usage });
+	/**
+	 * `context_usage`: the figures get_session_stats reports, after a compaction or after `reply`
+	 * (announced at its message_end, before it joins the conversation, so it is counted here).
+	 */
+	private reportContextUsage(reply?: AssistantMessage): void {
+		const window = this.model?.contextWindow ?? 0;
+		if (window <= 0) return;
+		let tokens = this.contextTokens();
+		if (reply && hasValidUsage(reply)) tokens = usageTokens(reply.usage);
+		else if (reply && tokens !== null) tokens += estimateTokens(reply);
+		const percent = tokens === null ? null : Math.round((tokens / window) * 10_000) / 100;
+		void this.parts.events.emit({ type: "context_usage", tokens, contextWindow: window, percent });
 	}
 
 	/** A change by a synchronous call: announced at the next turn of the event loop (or a flush). */

@@ -5,6 +5,7 @@ import type { AgentTool, StreamFunction } from "../agent/types.js";
 import { agentDir as defaultAgentDir, expandHome } from "../llm/config-paths.js";
 import { ModelRegistry } from "../llm/model-registry.js";
 import { streamModel } from "../llm/registry.js";
+import type { McpServerConfig } from "../mcp/types.js";
 import { type ApprovalMode, resolvePermissions } from "../permissions/index.js";
 import { loadContextFiles } from "../resources/context-files.js";
 import { loadResources } from "../resources/load-resources.js";
@@ -72,6 +73,12 @@ export interface CreateAgentSessionOptions {
 	 * are denied with "No client to approve".
 	 */
 	approve?: ApprovalHandler;
+	/** False: start no MCP server at all (`--no-mcp`). */
+	mcp?: boolean;
+	/** `--mcp-config` files (relative to cwd), read after the user's `<agentDir>/mcp.json`. */
+	mcpConfigs?: string[];
+	/** MCP servers passed in memory (trusted, source "acp"), started with the others. */
+	mcpServers?: McpServerConfig[];
 }
 
 export interface CreatedAgentSession {
@@ -160,6 +167,14 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		heartbeatMs: options.heartbeatMs ?? settings.heartbeatMs,
 		permissions: policy.permissions,
 		approve: options.approve,
+		mcp: {
+			enabled: options.mcp !== false,
+			agentDir,
+			cwd: session.cwd || cwd,
+			configFiles: options.mcpConfigs ?? [],
+			servers: options.mcpServers,
+		},
+		env,
 	});
 	warnings.push(...agentSession.modelWarnings);
 	const selected = agentSession.model;

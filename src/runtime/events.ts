@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/types.js";
 import type { CompactionResult } from "../compaction/result.js";
+import type { McpServerUpdate } from "../mcp/types.js";
 import type { WaitingOn } from "./activity.js";
 import type { SessionState } from "./agent-session-types.js";
 import type { ApprovalEvent } from "./approvals.js";
@@ -55,7 +56,9 @@ export type AgentSessionEvent =
 	/** After every assistant message and every compaction: what get_session_stats reports as contextUsage. */
 	| ({ type: "context_usage" } & ContextUsage)
 	/** A busy session that has reported nothing for a while says what it is waiting on. */
-	| { type: "heartbeat"; waitingOn: WaitingOn; idleMs: number };
+	| { type: "heartbeat"; waitingOn: WaitingOn; idleMs: number }
+	/** An MCP server's status or tool list changed. */
+	| McpServerUpdate;
 
 /** Changed get_state fields; optional fields that disappeared are null. */
 export type StateChanges = { [K in keyof SessionState]?: SessionState[K] | null };

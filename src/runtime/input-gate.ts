@@ -16,7 +16,7 @@ export const NO_MODEL_MESSAGE =
 
 export interface InputGateHost {
 	agent: Agent;
-	resources: ResourceState;
+	resources: Pick<ResourceState, "expand">;
 	extensions: ExtensionBridge;
 	runs: PromptRuns;
 	tree: AbortTree;

@@ -16,6 +16,7 @@ import { DirectBash } from "./direct-bash.js";
 import { EventHub } from "./events.js";
 import { ExtensionBridge, type ExtensionSetup } from "./extension-bridge.js";
 import { InputGate } from "./input-gate.js";
+import { McpTools } from "./mcp-tools.js";
 import { placeholderModel } from "./messages.js";
 import { ModelState } from "./model-state.js";
 import { PromptRuns } from "./prompt-runs.js";
@@ -45,6 +46,7 @@ export interface SessionParts {
 	switcher: SessionSwitcher;
 	navigation: TreeNavigation;
 	approvals: ToolApprovals;
+	mcp: McpTools;
 }
 
 /**
@@ -78,6 +80,15 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		current.cwd,
 	);
 	capabilities.addSource(() => extensions.tools());
+	const mcp = new McpTools({
+		setup: options.mcp,
+		env: options.env ?? process.env,
+		settings: () => ({ user: options.settings.userSettings().mcp, effective: options.settings.get().mcp }),
+		emit: (update) => void events.emit(update),
+		toolsChanged: async () => capabilities.invalidate(),
+		warn: (message) => events.warn(message),
+	});
+	capabilities.addSource(() => mcp.tools());
 
 	const sideRequests = { streamFunction: options.streamFunction, requests, models, retry: options.retry, events };
 	const compaction = new CompactionControl({
@@ -115,7 +126,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		if (event.type === "session_changed") approvals.adopt(current.session);
 	});
 	const agent = new Agent({
-		config: loopConfig(models, capabilities, requests, extensions, autoCompaction, approvals, options),
+		config: loopConfig({ models, capabilities, requests, extensions, autoCompaction, mcp, approvals }, options),
 		messages: conversation.messages,
 		steeringMode: options.steeringMode,
 		followUpMode: options.followUpMode,
@@ -123,7 +134,19 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 	});
 	const runs = new PromptRuns({ agent, tree, activity, autoCompaction, conversation, events });
 	const bash = new DirectBash({ current, runs, conversation }, options);
-	const input = new InputGate({ agent, resources, extensions, runs, tree, models, conversation, events, requests });
+	// Server prompts (`/mcp__<server>__<prompt>`) expand like prompt templates.
+	const expansions = { expand: async (text: string) => (await mcp.expand(text)) ?? resources.expand(text) };
+	const input = new InputGate({
+		agent,
+		resources: expansions,
+		extensions,
+		runs,
+		tree,
+		models,
+		conversation,
+		events,
+		requests,
+	});
 	const switcher = new SessionSwitcher({
 		factory: options.sessionFactory,
 		extensions,
@@ -156,6 +179,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		switcher,
 		navigation,
 		approvals,
+		mcp,
 	};
 }
 
@@ -164,14 +188,12 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
  * them once per turn), the provider stream, and the hooks of extensions and compaction.
  */
 function loopConfig(
-	models: ModelState,
-	capabilities: Capabilities,
-	requests: ProviderRequests,
-	extensions: ExtensionBridge,
-	autoCompaction: AutoCompaction,
-	approvals: ToolApprovals,
+	parts: Pick<SessionParts, "models" | "capabilities" | "extensions" | "autoCompaction" | "mcp" | "approvals"> & {
+		requests: ProviderRequests;
+	},
 	options: AgentSessionOptions,
 ): Omit<AgentLoopConfig, "getSteeringMessages" | "getFollowUpMessages"> {
+	const { models, capabilities, requests, extensions, autoCompaction, mcp, approvals } = parts;
 	const none = placeholderModel();
 	return {
 		get model(): Model {
@@ -187,6 +209,8 @@ function loopConfig(
 			return capabilities.tools;
 		},
 		streamFunction: options.streamFunction,
+		// A turn waits for MCP servers still starting, so the model sees their tools.
+		beforeTurn: (signal) => mcp.beforeModelRequest(signal),
 		requestOptions: (model) => requests.options(model),
 		beforeToolCall: extensions.beforeToolCall,
 		afterToolCall: extensions.afterToolCall,

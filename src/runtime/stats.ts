@@ -54,7 +54,8 @@ export function usageTokens(usage: Usage): number {
 	return usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-function hasValidUsage(message: AgentMessage): message is AssistantMessage {
+/** A reply whose usage describes the context it was given (not an error, not aborted, not zero). */
+export function hasValidUsage(message: AgentMessage): message is AssistantMessage {
 	return (
 		message.role === "assistant" &&
 		message.stopReason !== "error" &&

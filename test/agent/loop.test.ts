@@ -5,6 +5,7 @@ import { TRUNCATED_CALL_TEXT } from "../../src/agent/tool-execution.js";
 import type { AgentEvent, AgentTool } from "../../src/agent/types.js";
 import type { AssistantMessage, ToolResultMessage } from "../../src/llm/types.js";
 import { textReply, toolReply } from "../support/llm-server.js";
+import { scriptedStream } from "../support/scripted-stream.js";
 import { controllableTool, harness, user } from "./helpers.js";
 
 const echoTool: AgentTool = {
@@ -460,6 +461,34 @@ describe("agent loop", () => {
 			finalError: "Retry cancelled",
 		});
 		expect(h.stream.calls).toHaveLength(1);
+	});
+
+	it("retries a stream function that throws a network error, which becomes a structured error", async () => {
+		const reset = Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+		let calls = 0;
+		const scripted = scriptedStream(textReply("after the reset"));
+		const h = harness([], {
+			retry: new RetryPolicy({ baseDelayMs: 1 }),
+			streamFunction: (model, context, options) => {
+				calls++;
+				if (calls === 1) throw reset;
+				return scripted(model, context, options);
+			},
+		});
+		await h.agent.prompt(user("go"));
+		const failed = h.events.find(
+			(event) =>
+				event.type === "message_end" && event.message.role === "assistant" && event.message.stopReason === "error",
+		);
+		expect(failed?.type === "message_end" && failed.message.role === "assistant" && failed.message.error).toMatchObject(
+			{
+				kind: "network",
+				retryable: true,
+				code: "ECONNRESET",
+			},
+		);
+		expect(calls).toBe(2);
+		expect((h.agent.messages.at(-1) as AssistantMessage).stopReason).toBe("stop");
 	});
 
 	it("abort during a retry delay ends the run promptly with an aborted reply", async () => {

@@ -16,6 +16,8 @@ const defaults: CliArgs = {
 	noSkills: false,
 	noPromptTemplates: false,
 	noContextFiles: false,
+	mcpConfigs: [],
+	noMcp: false,
 };
 
 describe("parseArgs", () => {
@@ -59,6 +61,8 @@ describe("parseArgs", () => {
 		[["--tools", "read, bash,,grep"], { tools: ["read", "bash", "grep"] }],
 		[["--no-tools"], { tools: [] }],
 		[["--append-system-prompt", "Be terse."], { appendSystemPrompt: "Be terse." }],
+		[["--mcp-config", "a.json", "--mcp-config=b.json"], { mcpConfigs: ["a.json", "b.json"] }],
+		[["--no-mcp"], { noMcp: true }],
 		[["--no-themes", "--offline", "--verbose"], {}],
 	])("parses %j", (argv, expected) => {
 		expect(parseArgs(argv)).toEqual({ ...defaults, ...expected });
@@ -99,6 +103,8 @@ describe("parseArgs", () => {
 			"--tools",
 			"--no-tools",
 			"--append-system-prompt",
+			"--mcp-config",
+			"--no-mcp",
 			"--no-themes",
 			"--offline",
 			"--verbose",

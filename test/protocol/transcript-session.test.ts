@@ -44,6 +44,7 @@ async function queries(agent: RpcAgent): Promise<void> {
 		"get_entries",
 		"get_tree",
 		"get_fork_messages",
+		"get_mcp_servers",
 	]) {
 		await agent.ok({ type });
 	}

@@ -3,17 +3,21 @@
  * (`sleep 0.3; echo hi`), then answers slowly. Wherever the abort lands, agent_end follows within
  * 200 ms, no shell is left behind, no new model request starts, and the agent keeps answering.
  */
+
 import { describe, expect, it, vi } from "vitest";
 import { registerProvider, streamModel } from "../../src/llm/registry.js";
 import { processesMatching, startAgent, useRpcHarness } from "../rpc/helpers.js";
 import type { RecordedRequest, ScriptedReply } from "../support/llm-server.js";
 import { testModel } from "../support/models.js";
 import type { RpcAgent } from "../support/rpc-process.js";
+import { soakSize } from "../support/soak.js";
 import { assistantEnd, expectWellFormedOutput, isAlive, pause, seededRandom } from "./helpers.js";
 
 const harness = useRpcHarness();
 
-const ITERATIONS = 50;
+const ITERATIONS = soakSize(50, 8);
+/** Aborts inside a streaming reply. */
+const STREAM_ITERATIONS = soakSize(20, 4);
 const MAX_ABORT_DELAY_MS = 800;
 const AGENT_END_BOUND_MS = 200;
 
@@ -118,12 +122,12 @@ describe("abort at random points", () => {
 	}, 30_000);
 
 	// Aborts inside the reply stream only: each must also close the connection to the model.
-	it(`ends a streaming reply within ${AGENT_END_BOUND_MS} ms at 20 seeded points`, async () => {
+	it(`ends a streaming reply within ${AGENT_END_BOUND_MS} ms at ${STREAM_ITERATIONS} seeded points`, async () => {
 		const agent = await warmAgent();
 		const random = seededRandom(0x57eea);
 		const requests: RecordedRequest[] = [];
 		const slow: { iteration: number; delayMs: number; agentEndMs: number }[] = [];
-		for (let iteration = 0; iteration < 20; iteration++) {
+		for (let iteration = 0; iteration < STREAM_ITERATIONS; iteration++) {
 			const label = `iteration ${iteration}`;
 			harness.server.reset();
 			harness.server.enqueue({
@@ -149,7 +153,9 @@ describe("abort at random points", () => {
 		}
 		expect(slow).toEqual([]);
 		// Every reply was cut off: the agent closed each connection rather than reading on.
-		await vi.waitFor(() => expect(requests.map((request) => request.clientDisconnected)).toEqual(Array(20).fill(true)));
+		await vi.waitFor(() =>
+			expect(requests.map((request) => request.clientDisconnected)).toEqual(Array(STREAM_ITERATIONS).fill(true)),
+		);
 	}, 60_000);
 });
 

@@ -3,6 +3,7 @@
  * every kill each session file must load, keep everything an earlier load saw, and (checked
  * through the CLI every 10th kill) take a new prompt.
  */
+
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/agent/messages.js";
@@ -10,11 +11,12 @@ import { openSession } from "../../src/session/open.js";
 import { jsonlFiles, useRpcHarness } from "../rpc/helpers.js";
 import type { RecordedRequest, ScriptedReply } from "../support/llm-server.js";
 import { makeAgentDir, RpcAgent, type RpcRecord } from "../support/rpc-process.js";
+import { soakSize } from "../support/soak.js";
 import { pause, seededRandom } from "./helpers.js";
 
 const harness = useRpcHarness();
 
-const KILLS = 100;
+const KILLS = soakSize(100, 20);
 const LANES = 2;
 const FULL_CHECK_EVERY = 10;
 /** The share of kills that land before the reply starts (during start-up and the SDK import). */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { textReply } from "../support/llm-server.js";
-import type { RpcAgent } from "../support/rpc-process.js";
+import type { RpcAgent, RpcRecord } from "../support/rpc-process.js";
 import {
 	compactionRecords,
 	getEntries,
@@ -116,6 +116,8 @@ describe("compact failures", () => {
 			agent.send({ id: "slow", type: "compact" });
 			await agent.waitForEvent("compaction_start", () => true, start);
 			await arrived;
+			// get_state waits behind the compaction; state_changed says it is running.
+			await agent.waitForEvent("state_changed", (record) => isCompacting(record) === true, start);
 			await agent.ok({ type: command });
 			const response = await agent.waitFor((record) => record.type === "response" && record.id === "slow", {
 				start,
@@ -132,6 +134,12 @@ describe("compact failures", () => {
 				{ type: "compaction_end", reason: "manual", result: null, aborted: true, willRetry: false },
 			]);
 			expect(await agent.ok({ type: "get_state" })).toMatchObject({ isCompacting: false });
+			expect(
+				agent
+					.since(start, "state_changed")
+					.map(isCompacting)
+					.filter((value) => value !== undefined),
+			).toEqual([true, false]);
 			expect(await snapshot(agent, sessionDir)).toEqual(before);
 
 			// The next compaction is not blocked by the cancelled one.
@@ -140,3 +148,7 @@ describe("compact failures", () => {
 		});
 	}
 });
+
+function isCompacting(record: RpcRecord): unknown {
+	return (record.changes as Record<string, unknown> | undefined)?.isCompacting;
+}

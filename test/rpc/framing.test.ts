@@ -53,6 +53,7 @@ const ALL_COMMANDS = [
 	"resume_queued_messages",
 	"tool_approval_response",
 	"set_approval_mode",
+	"get_mcp_servers",
 ];
 
 /** Writes raw input, then a get_state barrier; returns the records written in between. */

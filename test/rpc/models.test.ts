@@ -45,6 +45,7 @@ describe("state and models", () => {
 			pendingMessageCount: 0,
 			queuedMessagesPaused: false,
 			approvalMode: "auto",
+			tools: ["read", "bash", "edit", "write", "grep", "find", "ls"],
 		});
 	});
 

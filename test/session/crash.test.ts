@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSession, openSession } from "../../src/session/open.js";
+import { soakSize } from "../support/soak.js";
 import { assistant, user, useTempDir, warnings } from "./helpers.js";
 
 const temp = useTempDir();
-const KILLS = 200;
+const KILLS = soakSize(200, 20);
 /** Writers started ahead of their turn, so that Node's start-up overlaps the previous round. */
 const WARM_WRITERS = 3;
 let writerBundle: string;

@@ -163,6 +163,11 @@ export class RpcCommands extends RpcConnection {
 		return (await this.call("get_commands", {}, options)).commands;
 	}
 
+	/** The configured MCP servers with their status, transport, source and tool names. */
+	async getMcpServers(options?: CallOptions): Promise<CommandResults["get_mcp_servers"]["servers"]> {
+		return (await this.call("get_mcp_servers", {}, options)).servers;
+	}
+
 	/** Queue every prompt (even when idle) and hold queued messages until resumed. */
 	pauseQueuedMessages(options?: CallOptions): Promise<void> {
 		return this.call("pause_queued_messages", {}, options);

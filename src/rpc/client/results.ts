@@ -3,6 +3,7 @@ import type { AgentMessage } from "../../agent/messages.js";
 import type { CompactionResult } from "../../compaction/result.js";
 import type { AuthStatus } from "../../llm/credentials.js";
 import type { Model, ThinkingLevel } from "../../llm/types.js";
+import type { McpServerInfo } from "../../mcp/types.js";
 import type { CommandInfo } from "../../resources/commands.js";
 import type { SessionState } from "../../runtime/agent-session-types.js";
 import type { BashResult } from "../../runtime/bash-requests.js";
@@ -63,6 +64,7 @@ export type CommandResults = EveryCommand<{
 	resume_queued_messages: { released: boolean };
 	tool_approval_response: undefined;
 	set_approval_mode: undefined;
+	get_mcp_servers: { servers: McpServerInfo[] };
 }>;
 
 /** A command as the client sends it: the id is the client's to assign. */

@@ -147,6 +147,7 @@ export const COMMANDS = {
 		{ mode: ApprovalModeSchema },
 		"How tool calls are approved from now on (this process only).",
 	),
+	get_mcp_servers: command("get_mcp_servers", {}, "The configured MCP servers with their status and tools."),
 } satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMANDS;

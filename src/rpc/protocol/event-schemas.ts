@@ -5,6 +5,7 @@
  */
 import type { TObject, TProperties } from "typebox";
 import { Type } from "../../llm/schema-builders.js";
+import { McpServerUpdateFields } from "./mcp-schemas.js";
 import { AnyObject, Count } from "./types.js";
 
 /**
@@ -196,6 +197,11 @@ export const EVENTS: Record<string, TObject> = {
 			rule: Type.Optional(Type.String({ description: "The rule that decided, or the one allow_always added" })),
 		},
 		"A tool approval request was decided (once per request)",
+	),
+	mcp_server_update: event(
+		"mcp_server_update",
+		McpServerUpdateFields,
+		"An MCP server's status or tool list changed (tools: how many it offers now)",
 	),
 };
 

@@ -125,6 +125,10 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 	],
 	tool_approval_response: [undefined, "The request was decided (its tool_approval_resolved follows)"],
 	set_approval_mode: [undefined, "The approval mode was set"],
+	get_mcp_servers: [
+		Type.Object({ servers: Type.Array(Type.Ref("McpServerInfo")) }),
+		"Every configured MCP server, skipped project servers included",
+	],
 };
 
 /** The success response of each command, keyed by command type. */

@@ -11,6 +11,7 @@ import type { TSchema } from "typebox";
 import { Type } from "../../llm/schema-builders.js";
 import { COMMANDS, ExtensionUiResponseSchema } from "./commands.js";
 import { EVENTS, UI_REQUESTS } from "./event-schemas.js";
+import { MCP_TYPES } from "./mcp-schemas.js";
 import { ErrorResponseSchema, RESPONSES } from "./response-schemas.js";
 import { SESSION_TYPES } from "./session-schemas.js";
 import { MESSAGE_TYPES } from "./types.js";
@@ -49,6 +50,7 @@ const ENTRY_POINTS = {
 export const RPC_SCHEMA_DEFS: Record<string, TSchema> = {
 	...MESSAGE_TYPES,
 	...SESSION_TYPES,
+	...MCP_TYPES,
 	ExtensionUiResponse: ExtensionUiResponseSchema,
 	...commands,
 	...responses,

@@ -152,6 +152,9 @@ const SessionState = Type.Object({
 	pendingMessageCount: Count,
 	queuedMessagesPaused: Type.Boolean({ description: "pause_queued_messages is in effect" }),
 	approvalMode: Type.Enum(["auto", "ask", "read-only"]),
+	tools: Type.Optional(
+		Type.Array(Type.String(), { description: "The tools the model is offered, connected MCP servers' included" }),
+	),
 });
 
 /**
@@ -179,7 +182,7 @@ const BashResult = Type.Object({
 const CommandInfo = Type.Object({
 	name: Type.String(),
 	description: Type.Optional(Type.String()),
-	source: Type.Enum(["extension", "prompt", "skill"]),
+	source: Type.Enum(["extension", "prompt", "skill", "mcp"]),
 	location: Type.Optional(Type.Enum(["user", "project", "path"])),
 	path: Type.Optional(Type.String()),
 });
