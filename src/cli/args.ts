@@ -35,6 +35,8 @@ export interface CliArgs {
 	/** `--mcp-config` files, in order. */
 	mcpConfigs: string[];
 	noMcp: boolean;
+	/** `--fallback-models`: provider/id patterns, in order; undefined: settings.json's. */
+	fallbackModels?: string[];
 }
 
 interface FlagSpec {
@@ -226,6 +228,15 @@ export const FLAGS: FlagSpec[] = [
 		help: 'MCP servers to start ({"mcpServers": {...}}), besides <agent dir>/mcp.json; repeatable',
 		apply(args, value) {
 			if (value) args.mcpConfigs.push(value);
+		},
+	},
+	{
+		names: ["--fallback-models"],
+		value: "LIST",
+		help: "comma-separated provider/id patterns to continue on when the model fails for good (overload, 5xx, rate limit, unresolved overflow); repeatable",
+		apply(args, value) {
+			const patterns = (value ?? "").split(",").map((pattern) => pattern.trim());
+			args.fallbackModels = [...(args.fallbackModels ?? []), ...patterns.filter((pattern) => pattern !== "")];
 		},
 	},
 	{

@@ -34,6 +34,7 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		approvalMode: args.approvalMode,
 		mcp: !args.noMcp,
 		mcpConfigs: args.mcpConfigs,
+		fallbackModels: args.fallbackModels,
 	};
 }
 

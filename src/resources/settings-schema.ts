@@ -98,6 +98,12 @@ export const SettingsSchema = Type.Object(
 		streamIdleTimeoutMs: Type.Optional(milliseconds()),
 		/** The shell for bash; default: $SHELL when it is bash or zsh, else /bin/bash, else sh. */
 		shellPath: text(),
+		/** Model fallback tiers: `provider/id` patterns (`*` allowed), tried in order when the model fails for good. */
+		fallbackModels: Type.Optional(
+			Type.Array(Type.String({ description: "a provider/id pattern" }), {
+				description: "an array of provider/id patterns",
+			}),
+		),
 		/** Quiet time after which a busy session sends a heartbeat (ms); 0: never. */
 		heartbeatMs: Type.Optional(milliseconds()),
 		/** Tool approvals: mode, allow and deny rules, request timeout. */

@@ -76,6 +76,8 @@ export interface AgentSessionOptions {
 	permissions: ResolvedPermissions;
 	/** Who answers approval requests; absent: nobody, so calls that would ask are denied. */
 	approve?: ApprovalHandler;
+	/** Model fallback tiers: `provider/id` patterns tried in order when the model in use fails for good. */
+	fallbackModels?: readonly string[];
 	/** Where MCP servers are configured; absent: none (servers can still be added through `mcp.add`). */
 	mcp?: McpSetup;
 	/** The environment `$VAR` in MCP configuration reads (default: process.env). */

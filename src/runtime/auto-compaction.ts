@@ -22,9 +22,10 @@ export interface AutoCompactionHost {
 
 /**
  * What follows a finished run: nothing, another run that carries on (after an overflow was
- * compacted), or another run only if messages are queued (after a threshold compaction).
+ * compacted), another run only if messages are queued (after a threshold compaction), or
+ * nothing because the context overflows and compaction could not make it fit.
  */
-export type AfterRun = "done" | "continue" | "deliverQueued";
+export type AfterRun = "done" | "continue" | "deliverQueued" | "unresolvedOverflow";
 
 function lastReply(messages: readonly AgentMessage[]): AssistantMessage | undefined {
 	for (let index = messages.length - 1; index >= 0; index--) {
@@ -100,10 +101,10 @@ export class AutoCompaction {
 					unresolvedOverflow: true,
 					errorMessage: `The context still exceeds the model's window after compaction: ${reply.errorMessage ?? "overflow"}`,
 				});
-				return "done";
+				return "unresolvedOverflow";
 			}
 			this.overflowRetried = true;
-			return (await this.tryCompact("overflow", signal, { willRetry: true })) ? "continue" : "done";
+			return (await this.tryCompact("overflow", signal, { willRetry: true })) ? "continue" : "unresolvedOverflow";
 		}
 		if (reply.stopReason === "error") return "done";
 		const tokens = calculateContextTokens(reply.usage, model.api);

@@ -73,6 +73,8 @@ export interface CreateAgentSessionOptions {
 	 * are denied with "No client to approve".
 	 */
 	approve?: ApprovalHandler;
+	/** Model fallback tiers (`--fallback-models`); default: settings.json `fallbackModels`. */
+	fallbackModels?: string[];
 	/** False: start no MCP server at all (`--no-mcp`). */
 	mcp?: boolean;
 	/** `--mcp-config` files (relative to cwd), read after the user's `<agentDir>/mcp.json`. */
@@ -167,6 +169,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		heartbeatMs: options.heartbeatMs ?? settings.heartbeatMs,
 		permissions: policy.permissions,
 		approve: options.approve,
+		fallbackModels: options.fallbackModels ?? settings.fallbackModels,
 		mcp: {
 			enabled: options.mcp !== false,
 			agentDir,

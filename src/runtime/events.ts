@@ -58,7 +58,12 @@ export type AgentSessionEvent =
 	/** A busy session that has reported nothing for a while says what it is waiting on. */
 	| { type: "heartbeat"; waitingOn: WaitingOn; idleMs: number }
 	/** An MCP server's status or tool list changed. */
-	| McpServerUpdate;
+	| McpServerUpdate
+	/**
+	 * The prompt goes on with the next model of the fallback tiers (`provider/id`): the model in
+	 * use failed for good with `reason` (an error kind, or context_overflow after compaction).
+	 */
+	| { type: "model_fallback"; from: string; to: string; reason: string };
 
 /** Changed get_state fields; optional fields that disappeared are null. */
 export type StateChanges = { [K in keyof SessionState]?: SessionState[K] | null };

@@ -112,6 +112,14 @@ export class ModelState {
 		return { model: next, thinkingLevel: this.level, isScoped: false };
 	}
 
+	/**
+	 * Moves to a fallback model after its predecessor failed: recorded in the session like any
+	 * model change, but not saved as the user's default (the default is still the model chosen).
+	 */
+	fallBackTo(model: Model): void {
+		this.switchTo(model, false);
+	}
+
 	/** Sets the level, clamped to what the model supports; returns the level in effect. */
 	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
 		this.requestedLevel = level;
@@ -133,14 +141,14 @@ export class ModelState {
 		return this.level;
 	}
 
-	private switchTo(model: Model): void {
+	private switchTo(model: Model, chosen = true): void {
 		const before = this.current;
 		this.current = model;
 		if (!before || !sameModel(before, model)) {
 			this.recorder.record((session) => session.appendModelChange(model.provider, model.id));
 		}
 		this.applyLevel(clampThinkingLevel(model, this.requestedLevel), false);
-		if (this.persistDefaults) {
+		if (chosen && this.persistDefaults) {
 			this.settings.update({
 				defaultProvider: model.provider,
 				defaultModel: model.id,

@@ -3,6 +3,7 @@ import type { AgentMessage } from "../agent/messages.js";
 import type { AbortTree, Operation } from "./abort-tree.js";
 import type { Activity } from "./activity.js";
 import type { AutoCompaction } from "./auto-compaction.js";
+import type { ModelFallback } from "./model-fallback.js";
 
 export const RUN_IN_PROGRESS = "A prompt is already running.";
 
@@ -12,6 +13,7 @@ export interface PromptRunParts {
 	tree: AbortTree;
 	activity: Activity;
 	autoCompaction: AutoCompaction;
+	fallback: ModelFallback;
 	/** Bash results that waited for the previous run join this one's context. */
 	conversation: { flushPendingBash(): void };
 	events: { emit(event: { type: "agent_settled" }): Promise<void> | undefined };
@@ -68,16 +70,26 @@ export class PromptRuns {
 			autoCompaction.startPrompt();
 			if (messages !== "continue") await autoCompaction.beforePrompt(signal);
 			await (messages === "continue" ? agent.continue(signal) : agent.prompt(messages, signal));
-			for (;;) {
-				const next = await autoCompaction.afterRun(signal);
-				if (next === "done" || signal.aborted || (next === "deliverQueued" && agent.queuedCount === 0)) break;
-				await agent.continue(signal);
-			}
+			while (!signal.aborted && (await this.goesOn(signal))) await agent.continue(signal);
 		} finally {
 			this.current = undefined;
 			leave();
 			await this.parts.events.emit({ type: "agent_settled" });
 			operation.finish();
 		}
+	}
+
+	/**
+	 * After a run: whether the prompt goes on with another (after an overflow was compacted, to
+	 * deliver messages queued meanwhile, or on a fallback model after a failure for good).
+	 */
+	private async goesOn(signal: AbortSignal): Promise<boolean> {
+		const { agent, autoCompaction, fallback } = this.parts;
+		const next = await autoCompaction.afterRun(signal);
+		if (signal.aborted) return false;
+		if (next === "continue") return true;
+		if (next === "deliverQueued" && agent.queuedCount > 0) return true;
+		const last = agent.messages.at(-1);
+		return fallback.afterRun(last?.role === "assistant" ? last : undefined, next === "unresolvedOverflow");
 	}
 }

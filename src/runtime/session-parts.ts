@@ -18,6 +18,7 @@ import { ExtensionBridge, type ExtensionSetup } from "./extension-bridge.js";
 import { InputGate } from "./input-gate.js";
 import { McpTools } from "./mcp-tools.js";
 import { placeholderModel } from "./messages.js";
+import { ModelFallback } from "./model-fallback.js";
 import { ModelState } from "./model-state.js";
 import { PromptRuns } from "./prompt-runs.js";
 import { ProviderRequests } from "./provider-requests.js";
@@ -132,7 +133,13 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		followUpMode: options.followUpMode,
 		retry: options.retry,
 	});
-	const runs = new PromptRuns({ agent, tree, activity, autoCompaction, conversation, events });
+	const fallback = new ModelFallback({
+		models,
+		events,
+		tiers: () => options.fallbackModels ?? [],
+		contextTokens: () => face.contextTokens(),
+	});
+	const runs = new PromptRuns({ agent, tree, activity, autoCompaction, fallback, conversation, events });
 	const bash = new DirectBash({ current, runs, conversation }, options);
 	// Server prompts (`/mcp__<server>__<prompt>`) expand like prompt templates.
 	const expansions = { expand: async (text: string) => (await mcp.expand(text)) ?? resources.expand(text) };

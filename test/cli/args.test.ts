@@ -79,6 +79,7 @@ describe("parseArgs", () => {
 			"--thinking",
 			"--api-key",
 			"--approval-mode",
+			"--fallback-models",
 			"--list-models",
 			"--no-session",
 			"--session-dir",

@@ -198,6 +198,15 @@ export const EVENTS: Record<string, TObject> = {
 		},
 		"A tool approval request was decided (once per request)",
 	),
+	model_fallback: event(
+		"model_fallback",
+		{
+			from: Type.String({ description: "provider/id of the model that failed" }),
+			to: Type.String({ description: "provider/id of the model the prompt goes on with" }),
+			reason: Type.String({ description: "The error kind (overloaded, rate_limit, ...) or context_overflow" }),
+		},
+		"The model in use failed for good; the prompt goes on with the next model of the fallback tiers",
+	),
 	mcp_server_update: event(
 		"mcp_server_update",
 		McpServerUpdateFields,

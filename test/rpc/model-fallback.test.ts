@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { textReply } from "../support/llm-server.js";
+import { startAgent, useRpcHarness } from "./helpers.js";
+
+const harness = useRpcHarness();
+
+const MODEL = { id: "mock-model", name: "Mock Model", reasoning: false, input: ["text"], maxTokens: 4096 };
+
+/** The primary (anthropic wire, small window) and a fallback tier (openai wire, larger window). */
+function tiers(primaryWindow = 200_000) {
+	const server = harness.server;
+	return {
+		mock: {
+			baseUrl: server.baseUrl("anthropic-messages"),
+			api: "anthropic-messages",
+			apiKey: "test-key",
+			models: [{ ...MODEL, contextWindow: primaryWindow }],
+		},
+		mockoai: {
+			baseUrl: server.baseUrl("openai-completions"),
+			api: "openai-completions",
+			apiKey: "test-key",
+			models: [{ ...MODEL, contextWindow: 400_000 }],
+		},
+	};
+}
+
+const SETTINGS = {
+	defaultProvider: "mock",
+	defaultModel: "mock-model",
+	fallbackModels: ["mockoai/mock-model"],
+	retry: { enabled: true, maxRetries: 1, baseDelayMs: 1 },
+};
+
+describe("model fallback", () => {
+	it("continues on the next tier after a 529 storm outlasts the retries", async () => {
+		const { agent } = await startAgent(harness.server, { providers: tiers(), settings: SETTINGS, sessions: true });
+		harness.server.enqueue({ status: 529 }, { status: 529 }, textReply("answered by the fallback"));
+		const { start } = await agent.prompt("hello");
+		expect(agent.since(start, "model_fallback")).toEqual([
+			{ type: "model_fallback", from: "mock/mock-model", to: "mockoai/mock-model", reason: "overloaded" },
+		]);
+		expect(harness.server.requests.map((request) => request.api)).toEqual([
+			"anthropic-messages",
+			"anthropic-messages",
+			"openai-completions",
+		]);
+		expect(await agent.ok({ type: "get_last_assistant_text" })).toEqual({ text: "answered by the fallback" });
+		const state = (await agent.ok({ type: "get_state" })) as { model: { provider: string } };
+		expect(state.model.provider).toBe("mockoai");
+		const { entries } = (await agent.ok({ type: "get_entries" })) as { entries: Record<string, unknown>[] };
+		expect(entries.filter((entry) => entry.type === "model_change")).toMatchObject([
+			{ provider: "mockoai", modelId: "mock-model" },
+		]);
+		expect(agent.since(start, "state_changed").some((record) => "model" in (record.changes as object))).toBe(true);
+	});
+
+	it("advances a tier when compaction cannot make an overflowing context fit", async () => {
+		const { agent } = await startAgent(harness.server, { providers: tiers(50_000), settings: SETTINGS });
+		const overflow = { status: 400, errorMessage: "prompt is too long: 60000 tokens > 50000 maximum" };
+		harness.server.enqueue(overflow, textReply("the bigger window took it"));
+		const { start } = await agent.prompt("a prompt that does not fit");
+		const ends = agent.since(start, "compaction_end");
+		expect(ends).toMatchObject([{ reason: "overflow", unresolvedOverflow: true }]);
+		expect(agent.since(start, "model_fallback")).toEqual([
+			{ type: "model_fallback", from: "mock/mock-model", to: "mockoai/mock-model", reason: "context_overflow" },
+		]);
+		expect(await agent.ok({ type: "get_last_assistant_text" })).toEqual({ text: "the bigger window took it" });
+	});
+
+	it("never falls back on an authentication error", async () => {
+		const { agent } = await startAgent(harness.server, { providers: tiers(), settings: SETTINGS });
+		harness.server.enqueue({ status: 401 });
+		const { start } = await agent.prompt("hello");
+		expect(agent.since(start, "model_fallback")).toEqual([]);
+		expect(harness.server.requests).toHaveLength(1);
+		const state = (await agent.ok({ type: "get_state" })) as { model: { provider: string } };
+		expect(state.model.provider).toBe("mock");
+	});
+
+	it("takes its tiers from --fallback-models, and stops when no tier is left", async () => {
+		const { agent } = await startAgent(harness.server, {
+			providers: tiers(),
+			settings: { ...SETTINGS, fallbackModels: [] },
+			args: ["--fallback-models", "mockoai/*"],
+		});
+		harness.server.enqueue({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+		const { start } = await agent.prompt("hello");
+		expect(agent.since(start, "model_fallback")).toMatchObject([{ to: "mockoai/mock-model", reason: "server_error" }]);
+		expect(harness.server.requests).toHaveLength(4);
+		const last = agent.since(start, "message_end").at(-1)?.message as { stopReason: string };
+		expect(last.stopReason).toBe("error");
+	});
+});
