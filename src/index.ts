@@ -33,7 +33,9 @@ export type {
 	McpSource,
 	McpTransportKind,
 } from "./mcp/types.js";
+export type { ApprovalDecision, ApprovalMode } from "./permissions/index.js";
 export {
+	type ApprovalRequestHandler,
 	type BashOptions,
 	type CallOptions,
 	CLIENT_PROTOCOL_VERSION,
@@ -68,6 +70,12 @@ export {
 	type SessionState,
 	type StreamingBehavior,
 } from "./runtime/agent-session.js";
+export type {
+	ApprovalHandler,
+	ToolApprovalAnswer,
+	ToolApprovalReply,
+	ToolApprovalRequest,
+} from "./runtime/approvals.js";
 export {
 	type CreateAgentSessionOptions,
 	type CreatedAgentSession,

@@ -56,7 +56,7 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
 	if (sequential) {
 		for (const call of calls) {
 			await started(batch, call);
-			const prepared = await prepare(batch, call, tools);
+			const prepared = await approve(batch, await prepare(batch, call, tools));
 			const outcome = prepared.outcome ?? (await run(batch, prepared));
 			await ended(batch, call, outcome);
 			results.push(await deliver(batch, call, outcome));
@@ -71,8 +71,10 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolResultMess
 			await ended(batch, call, prepared.outcome);
 			running.push(Promise.resolve(prepared.outcome));
 		} else {
+			// Approvals of the batch's calls are asked together; each call runs once it is approved.
 			running.push(
-				run(batch, prepared).then(async (outcome) => {
+				approve(batch, prepared).then(async (approved) => {
+					const outcome = approved.outcome ?? (await run(batch, approved));
 					await ended(batch, call, outcome);
 					return outcome;
 				}),
@@ -135,6 +137,22 @@ function preparedArguments(tool: AgentTool, args: Record<string, unknown>): Reco
 	} catch (error) {
 		return `Tool ${tool.name}: prepareArguments failed: ${errorText(error)}`;
 	}
+}
+
+/** Asks `approveToolCall` about a prepared call; a block (or a throw, or an abort meanwhile) ends it. */
+async function approve(batch: ToolBatch, prepared: PreparedCall): Promise<PreparedCall> {
+	const hook = batch.config.approveToolCall;
+	const tool = prepared.tool;
+	if (!hook || !tool || prepared.outcome) return prepared;
+	try {
+		const verdict = await hook({ ...prepared.context, tool }, batch.signal);
+		if (verdict?.block)
+			return { ...prepared, outcome: errorOutcome(verdict.reason || "Tool execution was not approved") };
+	} catch (error) {
+		return { ...prepared, outcome: errorOutcome(errorText(error)) };
+	}
+	if (batch.signal.aborted) return { ...prepared, outcome: errorOutcome(ABORTED_CALL_TEXT) };
+	return prepared;
 }
 
 async function run(batch: ToolBatch, prepared: PreparedCall): Promise<Outcome> {

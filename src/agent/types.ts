@@ -64,6 +64,11 @@ export interface ToolCallContext {
 	args: Record<string, unknown>;
 }
 
+/** A call about to be approved, with the tool it calls. */
+export interface ToolApprovalContext extends ToolCallContext {
+	tool: AgentTool;
+}
+
 export interface ToolCallBlock {
 	block: true;
 	/** Shown to the model as the error result. */
@@ -146,6 +151,13 @@ export interface AgentLoopConfig {
 	transformContext?(messages: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]>;
 	/** May block a call; the reason becomes the error result. May throw: treated as a block with the error text. */
 	beforeToolCall?(context: ToolCallContext, signal: AbortSignal): Promise<ToolCallBlock | undefined>;
+	/**
+	 * Decides whether a call that passed `beforeToolCall` may run (tool approvals); a block's
+	 * reason becomes the error result. Receives the run's signal and must settle when it aborts.
+	 * In a parallel batch the decisions of all calls are awaited together, so several may wait at
+	 * once. May throw: treated as a block with the error text. Omitted: every call runs.
+	 */
+	approveToolCall?(context: ToolApprovalContext, signal: AbortSignal): Promise<ToolCallBlock | undefined>;
 	/** May replace fields of a result. May throw: the result becomes an error with the thrown text. */
 	afterToolCall?(
 		context: ToolCallContext & { result: AgentToolResult; isError: boolean },

@@ -1,3 +1,5 @@
+import { type ApprovalMode, isApprovalMode } from "../permissions/modes.js";
+
 export type Mode = "text" | "json" | "rpc";
 
 export interface CliArgs {
@@ -28,6 +30,8 @@ export interface CliArgs {
 	/** Built-in tools to enable; undefined: all. */
 	tools?: string[];
 	appendSystemPrompt?: string;
+	/** `--approval-mode`: how tool calls are approved. */
+	approvalMode?: ApprovalMode;
 	/** `--mcp-config` files, in order. */
 	mcpConfigs: string[];
 	noMcp: boolean;
@@ -83,6 +87,15 @@ export const FLAGS: FlagSpec[] = [
 		help: "thinking level: off, minimal, low, medium, high, xhigh, max",
 		apply(args, value) {
 			args.thinking = value;
+		},
+	},
+	{
+		names: ["--approval-mode"],
+		value: "MODE",
+		help: "how tool calls are approved: auto (default: all run), ask (the client approves changes), read-only",
+		apply(args, value) {
+			if (!isApprovalMode(value)) throw new Error(`--approval-mode must be auto, ask or read-only (got "${value}")`);
+			args.approvalMode = value;
 		},
 	},
 	{

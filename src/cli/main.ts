@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { CreateAgentSessionOptions } from "../runtime/create-agent-session.js";
@@ -30,6 +31,7 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		session: args.session,
 		continueSession: args.continueSession,
 		name: args.name,
+		approvalMode: args.approvalMode,
 		mcp: !args.noMcp,
 		mcpConfigs: args.mcpConfigs,
 		fallbackModels: args.fallbackModels,
@@ -38,8 +40,13 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 
 type CreateAgentSession = typeof import("../runtime/create-agent-session.js").createAgentSession;
 
-function create(createAgentSession: CreateAgentSession, args: CliArgs, extensions: ExtensionOptions): AgentSession {
-	const { session, warnings } = createAgentSession(sessionOptions(args, extensions));
+function create(
+	createAgentSession: CreateAgentSession,
+	args: CliArgs,
+	extensions: ExtensionOptions,
+	approve?: CreateAgentSessionOptions["approve"],
+): AgentSession {
+	const { session, warnings } = createAgentSession({ ...sessionOptions(args, extensions), approve });
 	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
 	return session;
 }
@@ -60,12 +67,15 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(rpcSchemaText());
 		return 0;
 	}
-	// A models.json is checked by TypeBox's compiled validator: load it now, only when the file exists.
-	const [{ agentDir }, { preloadModelsJsonValidator }] = await Promise.all([
+	// models.json, settings.json and auth.json are checked by TypeBox's compiled validator: load it
+	// now, only when one of them exists.
+	const [{ agentDir }, { preloadConfigValidator }] = await Promise.all([
 		import("../llm/config-paths.js"),
-		import("../llm/models-json.js"),
+		import("../llm/config-validator.js"),
 	]);
-	await preloadModelsJsonValidator(join(agentDir(), "models.json"));
+	const configFiles = ["models.json", "settings.json", "auth.json"].map((name) => join(agentDir(), name));
+	configFiles.push(join(process.cwd(), ".atomic", "settings.json"));
+	if (configFiles.some((file) => existsSync(file))) await preloadConfigValidator();
 	if (args.listModels) {
 		const [{ ModelRegistry }, { listModels }] = await Promise.all([
 			import("../llm/model-registry.js"),
@@ -83,8 +93,13 @@ async function main(argv: string[]): Promise<number> {
 		]);
 		return runRpcMode({
 			version: __ATOMIC_VERSION__,
-			createSession: ({ ui, requestShutdown }) =>
-				create(createAgentSession, args, { mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown }),
+			createSession: ({ ui, approvals, requestShutdown }) =>
+				create(
+					createAgentSession,
+					args,
+					{ mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown },
+					approvals.handler,
+				),
 		});
 	}
 	if (args.print || args.messages.length > 0) {

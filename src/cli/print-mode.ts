@@ -1,4 +1,5 @@
 import type { AssistantMessage } from "../llm/types.js";
+import { NO_CLIENT_TEXT } from "../permissions/texts.js";
 import { createWireEncoder } from "../rpc/wire-events.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 
@@ -7,6 +8,11 @@ import type { AgentSession } from "../runtime/agent-session.js";
  * prints every event as one JSON line. Errors go to stderr. Returns the exit code.
  */
 export async function runPrintMode(session: AgentSession, prompt: string, mode: "text" | "json"): Promise<number> {
+	if (session.approvalMode === "ask") {
+		process.stderr.write(
+			`Note: approval mode "ask" and no client to approve: tool calls that need approval are denied (${NO_CLIENT_TEXT})\n`,
+		);
+	}
 	let last: AssistantMessage | undefined;
 	const encode = createWireEncoder();
 	session.subscribe((event) => {

@@ -57,6 +57,8 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
 			return { kind: "marker", text: entry.name?.trim() ? `name: ${entry.name.trim()}` : "name cleared" };
 		case "custom":
 			return { kind: "marker", text: `state: ${entry.customType}` };
+		case "tool_approval":
+			return { kind: "marker", text: `approval: ${entry.toolName} ${entry.decision} (${entry.by})` };
 		case "custom_message": {
 			const text =
 				typeof entry.content === "string"

@@ -42,6 +42,8 @@ function renderKnown(entry: KnownEntry): RenderedEntry {
 			);
 		case "custom_message":
 			return renderCustom(entry);
+		case "tool_approval":
+			return renderToolApproval(entry);
 		case "compaction":
 			return renderCompaction(entry);
 		case "branch_summary": {
@@ -68,6 +70,27 @@ function renderCompaction(entry: Extract<KnownEntry, { type: "compaction" }>): R
 		meta: meta.join(" · "),
 		body: `${kept}${entry.summary ? renderOutput(entry.summary, "compacted") : `<div class="note">(empty summary)</div>`}`,
 	};
+}
+
+const DECIDED_BY: Record<Extract<KnownEntry, { type: "tool_approval" }>["by"], string> = {
+	user: "by the user",
+	rule: "by the policy",
+	timeout: "after no answer in time",
+	abort: "when the run was aborted",
+};
+
+/** A tool approval decision: what, who, and the rule or the user's message. */
+function renderToolApproval(entry: Extract<KnownEntry, { type: "tool_approval" }>): RenderedEntry {
+	const verb = entry.decision === "deny" ? "denied" : entry.decision === "allow_always" ? "always allowed" : "allowed";
+	const parts = [
+		`Tool approval: <code>${escapeHtml(entry.toolName)}</code> <strong class="approval-${entry.decision === "deny" ? "deny" : "allow"}">${verb}</strong> ${DECIDED_BY[entry.by]}`,
+	];
+	if (entry.rule) parts.push(`rule <code>${escapeHtml(entry.rule)}</code>`);
+	const details = [
+		entry.reason ? `<div class="note">${escapeHtml(entry.reason)}</div>` : "",
+		entry.message ? `<div class="note">Message: ${escapeHtml(entry.message)}</div>` : "",
+	].join("");
+	return marker("tool-approval", parts.join(" · "), details);
 }
 
 /** Entries of types other programs write: shown as data, folded. */

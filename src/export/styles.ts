@@ -87,6 +87,8 @@ summary { cursor: pointer; color: var(--muted); }
 .kind-bash { border-left-color: var(--bash); }
 .kind-summary, .kind-compaction, .kind-custom { border-left-color: var(--summary); }
 .entry.error { border-left-color: var(--error); }
+.approval-allow { color: var(--ok); }
+.approval-deny { color: var(--error); }
 .entry.muted { opacity: 0.75; }
 .model { font-family: var(--mono); }
 .markdown > :first-child { margin-top: 4px; }

@@ -1,6 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { configCheck, keyPath } from "./config-validator.js";
+import { Type } from "./schema-builders.js";
 
 /** Loads node:child_process only for a `!command` secret: most starts never run one. */
 const requireBuiltin = createRequire(import.meta.url);
@@ -49,6 +51,18 @@ interface StoredCredential {
 	key: string;
 }
 
+/** One provider's entry in auth.json. Atomic stores API keys only (`type` may be left out). */
+const StoredCredentialSchema = Type.Object(
+	{
+		type: Type.Optional(
+			Type.Literal("api_key", { description: '"api_key" (the only kind of credential Atomic stores)' }),
+		),
+		key: Type.String({ description: "a string (the key)" }),
+	},
+	{ description: 'an object like {"type": "api_key", "key": "..."}' },
+);
+const checkCredential = configCheck(StoredCredentialSchema);
+
 /**
  * Resolves API keys in this order: a runtime key, `<agentDir>/auth.json`, the models.json
  * `apiKey`, then the provider's environment variable. Keys are never logged and never put in
@@ -57,6 +71,8 @@ interface StoredCredential {
 export class CredentialStore {
 	private readonly runtimeKeys = new Map<string, string>();
 	private stored: Record<string, StoredCredential> | undefined;
+	/** Entries of auth.json that do not match the schema, by provider: what is wrong with each. */
+	private readonly invalid = new Map<string, string>();
 	readonly authPath: string;
 
 	constructor(
@@ -120,7 +136,21 @@ export class CredentialStore {
 			if (value) return value;
 		}
 		if (config.custom && config.apiKey === undefined) return undefined;
-		throw new Error(missingKeyMessage(provider, config, this.authPath));
+		const invalid = this.invalid.get(provider);
+		throw new Error(invalid ?? missingKeyMessage(provider, config, this.authPath));
+	}
+
+	/**
+	 * What is wrong with auth.json (entries that are ignored, or a file that is not JSON), one line
+	 * each, naming the file and the key; never a value. Empty when it is fine or absent.
+	 */
+	problems(): string[] {
+		try {
+			this.readStored();
+		} catch (error) {
+			return [error instanceof Error ? error.message : String(error)];
+		}
+		return [...this.invalid.values()];
 	}
 
 	private readStored(): Record<string, StoredCredential> {
@@ -134,11 +164,16 @@ export class CredentialStore {
 				// The parser's message can quote the file, and so a key: say only where the problem is.
 				throw new Error(`${this.authPath} is not valid JSON; fix or remove it`);
 			}
-			if (data && typeof data === "object") {
-				for (const [provider, value] of Object.entries(data)) {
-					if (value && typeof value === "object" && "key" in value && typeof value.key === "string") {
-						parsed[provider] = { type: "api_key", key: value.key };
-					}
+			const isObject = typeof data === "object" && data !== null && !Array.isArray(data);
+			if (!isObject)
+				this.invalid.set("", `${this.authPath}: (the file): expected an object of providers; the file is ignored`);
+			const entries = typeof data === "object" && data !== null && isObject ? Object.entries(data) : [];
+			for (const [provider, value] of entries) {
+				const checked = checkCredential(value, keyPath("", [provider]));
+				if (checked.ok) parsed[provider] = { type: "api_key", key: checked.value.key };
+				else {
+					const problems = checked.problems.map((problem) => `${problem.path}: expected ${problem.expected}`);
+					this.invalid.set(provider, `${this.authPath}: ${problems.join("; ")}; the entry is ignored`);
 				}
 			}
 		}

@@ -4,7 +4,7 @@ import type { CommandType } from "./protocol/commands.js";
  * The commands that may overtake the ones ahead of them: they neither read nor change anything a
  * later command depends on, and each must be able to reach work that an earlier command holds.
  */
-export const IMMEDIATE_COMMANDS: ReadonlySet<CommandType | "tool_approval_response"> = new Set([
+export const IMMEDIATE_COMMANDS: ReadonlySet<CommandType> = new Set<CommandType>([
 	"abort",
 	"abort_bash",
 	"abort_retry",

@@ -1,5 +1,6 @@
 import type { AgentSession } from "../runtime/agent-session.js";
 import { publicModel } from "../runtime/model-selection.js";
+import type { RpcApprovals } from "./approvals.js";
 import type { Command, CommandOf, CommandType } from "./protocol/commands.js";
 import { failure, type Response, type ResponseId, success } from "./protocol/responses.js";
 
@@ -12,6 +13,8 @@ export interface HandlerContext {
 	 * bash once it has started. Other commands hold the order until their response.
 	 */
 	release(): void;
+	/** Where tool approval answers go; absent: no request can be open. */
+	approvals?: RpcApprovals;
 }
 
 type Handler<K extends CommandType> = (command: CommandOf<K>, context: HandlerContext) => Promise<unknown> | unknown;
@@ -158,5 +161,10 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	set_session_name: (command, { session }) => session.setSessionName(command.name),
 	get_commands: async (_command, { session }) => ({ commands: await session.getCommands() }),
 	clear_queue: (_command, { session }) => session.clearQueue(),
+	tool_approval_response: (command, { approvals }) => {
+		if (!approvals) throw new Error(`No open tool approval request with id "${command.requestId}"`);
+		approvals.answer(command.requestId, command.decision, command.message);
+	},
+	set_approval_mode: (command, { session }) => session.setApprovalMode(command.mode),
 	get_mcp_servers: async (_command, { session }) => ({ servers: await session.getMcpServers() }),
 };

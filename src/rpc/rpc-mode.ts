@@ -1,5 +1,6 @@
 import type { AgentSession } from "../runtime/agent-session.js";
 import { killAllShells } from "../tools/shell.js";
+import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
 import { LineSplitter, type RecordText } from "./framing.js";
 import { type OutputStream, OutputWriter } from "./output.js";
@@ -15,9 +16,10 @@ export interface RpcModeOptions {
 	version: string;
 	/**
 	 * Builds the session; may throw (bad --model): the error goes to stderr and the exit code is 1.
-	 * `ui` is the dialog bridge for extensions; `requestShutdown` is what `ctx.shutdown()` calls.
+	 * `ui` is the dialog bridge for extensions; `approvals` answers tool approval requests from
+	 * the client; `requestShutdown` is what `ctx.shutdown()` calls.
 	 */
-	createSession(rpc: { ui: RpcExtensionUi; requestShutdown(): void }): AgentSession;
+	createSession(rpc: { ui: RpcExtensionUi; approvals: RpcApprovals; requestShutdown(): void }): AgentSession;
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
 }
@@ -93,9 +95,11 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 
 		let shutdownRequested = false;
 		const ui = new RpcExtensionUi((record) => void writer.write(record));
+		const approvals = new RpcApprovals();
 		try {
 			session = options.createSession({
 				ui,
+				approvals,
 				requestShutdown: () => {
 					shutdownRequested = true;
 				},
@@ -113,9 +117,15 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			capabilities: Object.keys(COMMANDS),
 		});
 		// An extension's ctx.shutdown() takes effect after the next command's response.
-		server = new RpcServer(session, writer, ui, () => {
-			if (shutdownRequested) void shutdown(0);
-		});
+		server = new RpcServer(
+			session,
+			writer,
+			ui,
+			() => {
+				if (shutdownRequested) void shutdown(0);
+			},
+			approvals,
+		);
 		for (const record of early.splice(0)) server.handleRecord(record);
 	});
 }

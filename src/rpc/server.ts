@@ -1,4 +1,5 @@
 import type { AgentSession } from "../runtime/agent-session.js";
+import type { RpcApprovals } from "./approvals.js";
 import { CommandOrder, isImmediate } from "./command-order.js";
 import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
@@ -26,6 +27,8 @@ export class RpcServer {
 		private readonly ui?: RpcExtensionUi,
 		/** Called after each command's response was written. */
 		private readonly afterResponse: () => void = () => undefined,
+		/** Where `tool_approval_response` answers go. */
+		private readonly approvals?: RpcApprovals,
 	) {
 		const encode = createWireEncoder();
 		this.unsubscribe = session.subscribe((event) => this.writer.write(encode(event)));
@@ -82,6 +85,7 @@ export class RpcServer {
 				this.writer.write(record);
 			},
 			release,
+			approvals: this.approvals,
 		});
 		if (response) {
 			// What the command changed is announced (state_changed) before its response.

@@ -4,10 +4,12 @@ import type { AgentTool, StreamFunction } from "../agent/types.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { ImageContent, Model, ThinkingLevel } from "../llm/types.js";
 import type { McpSetup } from "../mcp/setup.js";
+import type { ApprovalMode, ResolvedPermissions } from "../permissions/index.js";
 import type { LoadedResources } from "../resources/load-resources.js";
 import type { SettingsStore } from "../resources/settings.js";
 import type { Skill } from "../resources/skills.js";
 import type { Session } from "../session/session.js";
+import type { ApprovalHandler } from "./approvals.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
 import type { ModelChoices } from "./model-selection.js";
 
@@ -74,6 +76,10 @@ export interface AgentSessionOptions {
 	extensions?: ExtensionSetup;
 	/** Quiet time after which a busy session sends a heartbeat (default 5000 ms; 0: never). */
 	heartbeatMs?: number;
+	/** The tool approval policy (mode, rules, timeout). */
+	permissions: ResolvedPermissions;
+	/** Who answers approval requests; absent: nobody, so calls that would ask are denied. */
+	approve?: ApprovalHandler;
 	/** Model fallback tiers: `provider/id` patterns tried in order when the model in use fails for good. */
 	fallbackModels?: readonly string[];
 	/** Where MCP servers are configured; absent: none (servers can still be added through `mcp.add`). */
@@ -97,6 +103,8 @@ export interface SessionState {
 	pendingMessageCount: number;
 	/** pause_queued_messages is in effect. */
 	queuedMessagesPaused: boolean;
+	/** How tool calls are approved. */
+	approvalMode: ApprovalMode;
 	/** The names of the tools the model is offered (built-in, extension and connected MCP tools). */
 	tools: string[];
 }

@@ -7,6 +7,7 @@ import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } f
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
 import type { McpServerInfo } from "../mcp/types.js";
+import type { ApprovalMode } from "../permissions/index.js";
 import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
@@ -140,6 +141,7 @@ export class AgentSession {
 			messageCount: this.messages.length,
 			pendingMessageCount: agent.queuedCount,
 			queuedMessagesPaused: input.paused,
+			approvalMode: this.parts.approvals.mode,
 			tools: this.parts.capabilities.tools.map((tool) => tool.name),
 		};
 		if (session.file) state.sessionFile = session.file;
@@ -250,6 +252,16 @@ export class AgentSession {
 
 	setAutoRetry(enabled: boolean): void {
 		this.agent.retry.settings.enabled = enabled;
+	}
+
+	/** How tool calls are approved: `auto`, `ask` or `read-only`. */
+	get approvalMode(): ApprovalMode {
+		return this.parts.approvals.mode;
+	}
+
+	/** For this process (not saved); open requests are judged again. Throws below the project's mode. */
+	setApprovalMode(mode: ApprovalMode): void {
+		this.changed(this.parts.approvals.setMode(mode));
 	}
 
 	/** Cancels a retry delay in progress. */

@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { QueueMode } from "../agent/message-queue.js";
 import { RetryPolicy } from "../agent/retry.js";
 import type { AgentTool, StreamFunction } from "../agent/types.js";
 import { agentDir as defaultAgentDir, expandHome } from "../llm/config-paths.js";
 import { ModelRegistry } from "../llm/model-registry.js";
 import { streamModel } from "../llm/registry.js";
-import type { ThinkingLevel } from "../llm/types.js";
 import type { McpServerConfig } from "../mcp/types.js";
+import { type ApprovalMode, resolvePermissions } from "../permissions/index.js";
 import { loadContextFiles } from "../resources/context-files.js";
 import { loadResources } from "../resources/load-resources.js";
 import { SettingsStore } from "../resources/settings.js";
@@ -24,6 +23,7 @@ import {
 import type { Session } from "../session/session.js";
 import { createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
+import type { ApprovalHandler } from "./approvals.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
 
 export interface CreateAgentSessionOptions {
@@ -66,6 +66,13 @@ export interface CreateAgentSessionOptions {
 	persistDefaults?: boolean;
 	/** Quiet time after which a busy session sends a heartbeat (default: settings, else 5000 ms; 0: never). */
 	heartbeatMs?: number;
+	/** `--approval-mode`: over the user's settings; the project's settings may only make it stricter. */
+	approvalMode?: ApprovalMode;
+	/**
+	 * Answers tool approval requests (mode `ask`). Absent: nobody answers, so calls that would ask
+	 * are denied with "No client to approve".
+	 */
+	approve?: ApprovalHandler;
 	/** Model fallback tiers (`--fallback-models`); default: settings.json `fallbackModels`. */
 	fallbackModels?: string[];
 	/** False: start no MCP server at all (`--no-mcp`). */
@@ -82,11 +89,11 @@ export interface CreatedAgentSession {
 	warnings: string[];
 }
 
-function isQueueMode(value: unknown): value is QueueMode {
-	return value === "all" || value === "one-at-a-time";
-}
-
-/** Builds an AgentSession from options, settings.json and models.json. Throws on unusable options. */
+/**
+ * Builds an AgentSession from options, settings.json and models.json. Throws on unusable options
+ * and on a permissions block that cannot be read (running under an unknown policy is worse than
+ * not running).
+ */
 export function createAgentSession(options: CreateAgentSessionOptions = {}): CreatedAgentSession {
 	const env = options.env ?? process.env;
 	const cwd = resolve(options.cwd ?? process.cwd());
@@ -94,7 +101,11 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const registry = new ModelRegistry(agentDir, env);
 	const settingsStore = new SettingsStore(agentDir, cwd);
 	const settings = settingsStore.get();
-	const warnings = [...registry.errors, ...settingsStore.errors];
+	const warnings = [...registry.errors, ...registry.credentials.problems(), ...settingsStore.errors];
+	const policy = resolvePermissions({ ...settingsStore.permissionLayers(), mode: options.approvalMode });
+	const permissionErrors = [...settingsStore.permissionErrors, ...policy.errors];
+	if (permissionErrors.length > 0) throw new Error(`Invalid permissions settings:\n${permissionErrors.join("\n")}`);
+	warnings.push(...policy.warnings);
 
 	const envSessionDir = env.ATOMIC_CODING_AGENT_SESSION_DIR?.trim();
 	const configuredDir = options.sessionDir ?? (envSessionDir || undefined) ?? settings.sessionDir;
@@ -148,16 +159,18 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 			maxRetries: retry.maxRetries ?? 3,
 			baseDelayMs: retry.baseDelayMs ?? 2000,
 		}),
-		steeringMode: isQueueMode(settings.steeringMode) ? settings.steeringMode : undefined,
-		followUpMode: isQueueMode(settings.followUpMode) ? settings.followUpMode : undefined,
+		steeringMode: settings.steeringMode,
+		followUpMode: settings.followUpMode,
 		autoCompaction: settings.autoCompaction ?? settings.compaction?.enabled ?? true,
 		shellPath: settings.shellPath,
-		thinkingBudgets: settings.thinkingBudgets as Partial<Record<ThinkingLevel, number>> | undefined,
-		streamIdleTimeoutMs: typeof settings.streamIdleTimeoutMs === "number" ? settings.streamIdleTimeoutMs : undefined,
+		thinkingBudgets: settings.thinkingBudgets,
+		streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
 		persistDefaults: options.persistDefaults ?? true,
 		extensions: options.extensions ? { ...options.extensions, agentDir } : undefined,
-		heartbeatMs: options.heartbeatMs ?? (typeof settings.heartbeatMs === "number" ? settings.heartbeatMs : undefined),
-		fallbackModels: options.fallbackModels ?? stringList(settings.fallbackModels),
+		heartbeatMs: options.heartbeatMs ?? settings.heartbeatMs,
+		permissions: policy.permissions,
+		approve: options.approve,
+		fallbackModels: options.fallbackModels ?? settings.fallbackModels,
 		mcp: {
 			enabled: options.mcp !== false,
 			agentDir,
@@ -186,12 +199,4 @@ function openInitialSession(
 	}
 	if (options.continueSession) return continueRecentSession(location);
 	return createSession(location);
-}
-
-/** A list of strings from settings, or undefined when it is anything else. */
-function stringList(value: unknown): string[] | undefined {
-	if (!Array.isArray(value)) return undefined;
-	const items: unknown[] = value;
-	const strings = items.filter((item): item is string => typeof item === "string");
-	return strings.length === items.length ? strings : undefined;
 }

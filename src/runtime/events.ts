@@ -3,6 +3,7 @@ import type { CompactionResult } from "../compaction/result.js";
 import type { McpServerUpdate } from "../mcp/types.js";
 import type { WaitingOn } from "./activity.js";
 import type { SessionState } from "./agent-session-types.js";
+import type { ApprovalEvent } from "./approvals.js";
 import type { ContextUsage } from "./stats.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
@@ -14,6 +15,7 @@ export type CompactionReason = "manual" | "threshold" | "overflow";
  */
 export type AgentSessionEvent =
 	| AgentEvent
+	| ApprovalEvent
 	| { type: "agent_settled" }
 	| {
 			type: "session_changed";

@@ -6,6 +6,7 @@ import { AbortTree } from "./abort-tree.js";
 import { Activity } from "./activity.js";
 import type { AgentSession } from "./agent-session.js";
 import type { AgentSessionOptions } from "./agent-session-types.js";
+import { ToolApprovals } from "./approvals.js";
 import { AutoCompaction } from "./auto-compaction.js";
 import { Capabilities } from "./capabilities.js";
 import { CompactionControl } from "./compaction-control.js";
@@ -45,6 +46,7 @@ export interface SessionParts {
 	input: InputGate;
 	switcher: SessionSwitcher;
 	navigation: TreeNavigation;
+	approvals: ToolApprovals;
 	mcp: McpTools;
 }
 
@@ -116,8 +118,24 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		reserveTokens: () => options.settings.get().compaction?.reserveTokens,
 		contextTokens: () => face.contextTokens(),
 	});
+	const approvals = new ToolApprovals(
+		{
+			cwd: () => current.cwd,
+			session: () => current.session,
+			record: (write) => current.record(write),
+			emit: (event) => void events.emit(event),
+			waiting: () => activity.enter("approval"),
+		},
+		options.permissions,
+		options.approve,
+	);
+	// Like dialogs: an abort denies every open request; a new current session brings its own grants.
+	tree.onAbort(() => approvals.cancelAll());
+	events.observe((event) => {
+		if (event.type === "session_changed") approvals.adopt(current.session);
+	});
 	const agent = new Agent({
-		config: loopConfig({ models, capabilities, requests, extensions, autoCompaction, mcp }, options),
+		config: loopConfig({ models, capabilities, requests, extensions, autoCompaction, mcp, approvals }, options),
 		messages: conversation.messages,
 		steeringMode: options.steeringMode,
 		followUpMode: options.followUpMode,
@@ -185,6 +203,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		input,
 		switcher,
 		navigation,
+		approvals,
 		mcp,
 	};
 }
@@ -194,12 +213,12 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
  * them once per turn), the provider stream, and the hooks of extensions and compaction.
  */
 function loopConfig(
-	parts: Pick<SessionParts, "models" | "capabilities" | "extensions" | "autoCompaction" | "mcp"> & {
+	parts: Pick<SessionParts, "models" | "capabilities" | "extensions" | "autoCompaction" | "mcp" | "approvals"> & {
 		requests: ProviderRequests;
 	},
 	options: AgentSessionOptions,
 ): Omit<AgentLoopConfig, "getSteeringMessages" | "getFollowUpMessages"> {
-	const { models, capabilities, requests, extensions, autoCompaction, mcp } = parts;
+	const { models, capabilities, requests, extensions, autoCompaction, mcp, approvals } = parts;
 	const none = placeholderModel();
 	return {
 		get model(): Model {
@@ -221,6 +240,8 @@ function loopConfig(
 		beforeToolCall: extensions.beforeToolCall,
 		transformContext: extensions.transformContext,
 		afterToolCall: extensions.afterToolCall,
+		// After the extensions' tool_call hook: a call they block is never asked about.
+		approveToolCall: approvals.check,
 		// Compaction rebuilds the conversation in place: the array the loop runs on.
 		afterToolBatch: (_messages, signal) => autoCompaction.afterToolBatch(signal),
 	};

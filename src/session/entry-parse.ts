@@ -21,6 +21,12 @@ const FIELD_CHECKS = new Map<string, FieldCheck>(
 			isString(entry.customType) && isUserContent(entry.content) && typeof entry.display === "boolean",
 		label: (entry) => isString(entry.targetId) && isOptionalString(entry.label),
 		session_info: (entry) => isOptionalString(entry.name),
+		tool_approval: (entry) =>
+			isString(entry.toolCallId) &&
+			isString(entry.toolName) &&
+			(entry.decision === "allow" || entry.decision === "allow_always" || entry.decision === "deny") &&
+			(entry.by === "user" || entry.by === "rule" || entry.by === "timeout" || entry.by === "abort") &&
+			isOptionalString(entry.rule),
 	} satisfies Record<KnownEntryType, FieldCheck>),
 );
 

@@ -24,6 +24,7 @@ import {
 	type SessionHeader,
 	type SessionInfoEntry,
 	type ThinkingLevelChangeEntry,
+	type ToolApprovalEntry,
 	type TreeNode,
 } from "./types.js";
 
@@ -190,6 +191,10 @@ export class Session {
 		return this.append<CustomEntry>(
 			data === undefined ? { type: "custom", customType } : { type: "custom", customType, data },
 		);
+	}
+
+	appendToolApproval(fields: Omit<NewEntry<ToolApprovalEntry>, "type">): ToolApprovalEntry {
+		return this.append<ToolApprovalEntry>({ type: "tool_approval", ...fields });
 	}
 
 	appendCustomMessage(fields: Omit<NewEntry<CustomMessageEntry>, "type">): CustomMessageEntry {

@@ -93,6 +93,23 @@ export interface SessionInfoEntry extends EntryBase {
 	name?: string;
 }
 
+/**
+ * The audit record of a tool approval decision (see src/permissions/record.ts for the meaning of
+ * the fields). Not part of the context; `allow_always` entries bring their `rule` back when the
+ * session is opened again.
+ */
+export interface ToolApprovalEntry extends EntryBase {
+	type: "tool_approval";
+	toolCallId: string;
+	toolName: string;
+	decision: "allow" | "allow_always" | "deny";
+	by: "user" | "rule" | "timeout" | "abort";
+	rule?: string;
+	reason?: string;
+	requestId?: string;
+	message?: string;
+}
+
 /** The entry types this layer understands. */
 export type KnownEntry =
 	| MessageEntry
@@ -103,7 +120,8 @@ export type KnownEntry =
 	| CustomEntry
 	| CustomMessageEntry
 	| LabelEntry
-	| SessionInfoEntry;
+	| SessionInfoEntry
+	| ToolApprovalEntry;
 
 export type KnownEntryType = KnownEntry["type"];
 
@@ -125,6 +143,7 @@ export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
 	"custom_message",
 	"label",
 	"session_info",
+	"tool_approval",
 ]);
 
 /** Narrows an entry to the types this layer understands (parsed entries of those types were validated). */

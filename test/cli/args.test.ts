@@ -36,6 +36,8 @@ describe("parseArgs", () => {
 		[["-m", "gpt"], { model: "gpt" }],
 		[["--thinking", "low"], { thinking: "low" }],
 		[["--api-key", "sk-1"], { apiKey: "sk-1" }],
+		[["--approval-mode", "ask"], { approvalMode: "ask" }],
+		[["--approval-mode", "read-only"], { approvalMode: "read-only" }],
 		[["--list-models"], { listModels: true }],
 		[["--no-session"], { noSession: true }],
 		[["--session-dir", "/tmp/s"], { sessionDir: "/tmp/s" }],
@@ -76,6 +78,8 @@ describe("parseArgs", () => {
 			"-m",
 			"--thinking",
 			"--api-key",
+			"--approval-mode",
+			"--fallback-models",
 			"--list-models",
 			"--no-session",
 			"--session-dir",
@@ -154,6 +158,9 @@ describe("parseArgs", () => {
 	it("rejects an unknown mode", () => {
 		expect(() => parseArgs(["--mode", "tui"])).toThrow('--mode must be text, json or rpc (got "tui")');
 		expect(() => parseArgs(["--mode="])).toThrow('--mode must be text, json or rpc (got "")');
+		expect(() => parseArgs(["--approval-mode", "sometimes"])).toThrow(
+			'--approval-mode must be auto, ask or read-only (got "sometimes")',
+		);
 	});
 
 	it.each([["--bogus"], ["-x"], ["--bogus=1"], ["-m=gpt"]])("rejects the unknown option %s", (token) => {

@@ -80,6 +80,9 @@ describe("CredentialStore: resolution order", () => {
 		const credentials = store();
 		expect(credentials.resolve("openai")).toBe("from-file");
 		expect(credentials.status("junk")).toEqual({ configured: false });
+		expect(credentials.problems()).toEqual([
+			`${authPath}: junk: expected an object like {"type": "api_key", "key": "..."}; the entry is ignored`,
+		]);
 	});
 });
 
@@ -186,6 +189,48 @@ describe("CredentialStore: auth.json", () => {
 		expect(credentials.remove("google")).toBe(true);
 		expect(credentials.status("google")).toEqual({ configured: false });
 		expect(statSync(authPath).mode & 0o777).toBe(0o600);
+	});
+
+	it("checks each entry against the schema: a bad one is reported by file and key, never by value, and ignored", () => {
+		writeFileSync(
+			authPath,
+			JSON.stringify({
+				anthropic: { type: "api_key", key: "sk-ant-good" },
+				openai: { type: "oauth", refresh: "sk-oauth-secret" },
+				google: { key: 12345 },
+				groq: "gsk-bare-string",
+			}),
+		);
+		const credentials = store();
+		expect(credentials.problems()).toEqual([
+			`${authPath}: openai.key: expected a string (the key); openai.type: expected "api_key" (the only kind of credential Atomic stores); the entry is ignored`,
+			`${authPath}: google.key: expected a string (the key); the entry is ignored`,
+			`${authPath}: groq: expected an object like {"type": "api_key", "key": "..."}; the entry is ignored`,
+		]);
+		expect(credentials.problems().join("\n")).not.toMatch(/sk-oauth|12345|gsk-bare/);
+		expect(credentials.resolve("anthropic")).toBe("sk-ant-good");
+		expect(credentials.status("openai")).toEqual({ configured: false });
+		// With nothing else to fall back on, the error says what is wrong with the entry.
+		expect(() => credentials.resolve("google")).toThrow(
+			`${authPath}: google.key: expected a string (the key); the entry is ignored`,
+		);
+		// Another source still works.
+		expect(store({ OPENAI_API_KEY: "sk-env" }).resolve("openai")).toBe("sk-env");
+	});
+
+	it("reports a file that is not an object and ignores it", () => {
+		writeFileSync(authPath, JSON.stringify(["sk-in-array"]));
+		const credentials = store();
+		expect(credentials.problems()).toEqual([
+			`${authPath}: (the file): expected an object of providers; the file is ignored`,
+		]);
+		expect(credentials.status("anthropic")).toEqual({ configured: false });
+	});
+
+	it("has no problems without a file or with a good one", () => {
+		expect(store().problems()).toEqual([]);
+		writeFileSync(authPath, JSON.stringify({ openai: { key: "k" } }));
+		expect(store().problems()).toEqual([]);
 	});
 
 	it("reports an unreadable auth.json by path without quoting it", () => {

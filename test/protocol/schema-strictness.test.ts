@@ -35,6 +35,7 @@ const STATE = {
 	messageCount: 0,
 	pendingMessageCount: 0,
 	queuedMessagesPaused: false,
+	approvalMode: "auto",
 };
 
 const ENTRY = { type: "message", id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };

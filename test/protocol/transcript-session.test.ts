@@ -88,6 +88,22 @@ async function promptsAndTools(agent: RpcAgent, script: Script, gate: string): P
 	await waitIdle(agent);
 }
 
+/** A tool call asked about and allowed, then one asked about and answered after it was decided. */
+async function approvals(agent: RpcAgent, script: Script): Promise<void> {
+	await agent.ok({ type: "set_approval_mode", mode: "ask" });
+	script.conversation.push(toolReply("bash", { command: "echo approved" }), textReply("approved"));
+	const start = agent.mark();
+	await agent.ok({ type: "prompt", message: "ask first" });
+	const request = await agent.waitForEvent("tool_approval_request", () => true, start);
+	await agent.ok({ type: "tool_approval_response", requestId: request.id, decision: "allow_always", message: "ok" });
+	await agent.waitForEvent("tool_approval_resolved", () => true, start);
+	await waitIdle(agent);
+	expect(
+		(await agent.request({ type: "tool_approval_response", requestId: request.id, decision: "deny" })).success,
+	).toBe(false);
+	await agent.ok({ type: "set_approval_mode", mode: "auto" });
+}
+
 async function abortAndRetry(agent: RpcAgent, script: Script): Promise<void> {
 	script.conversation.push({
 		blocks: [{ type: "text", text: "this reply never finishes", chunks: 5 }],
@@ -227,6 +243,7 @@ describe("recorded transcripts match the RPC schema", () => {
 		await agent.ok({ type: "set_session_name", name: "schema-tour" });
 		await queries(agent);
 		await promptsAndTools(agent, script, join(dirs.root, "gate-tool"));
+		await approvals(agent, script);
 		await abortAndRetry(agent, script);
 		await directBash(agent, join(dirs.root, "gate-bash"));
 		await compaction(agent, script);
@@ -258,6 +275,8 @@ describe("recorded transcripts match the RPC schema", () => {
 			"event.summarization_retry_finished",
 			"event.agent_settled",
 			"event.session_changed",
+			"event.tool_approval_request",
+			"event.tool_approval_resolved",
 			"response.error",
 			...Object.keys(COMMANDS).map((type) => `response.${type}`),
 		]);

@@ -50,7 +50,7 @@ describe("SettingsStore: loading", () => {
 			defaultModel: "project-model",
 			retry: { maxRetries: 7 },
 			thinkingBudgets: { high: 900 },
-			shellPath: null,
+			shellPath: "/bin/zsh",
 			steeringMode: "one-at-a-time",
 		});
 		expect(new SettingsStore(agentDir, cwd).get()).toEqual({
@@ -59,15 +59,15 @@ describe("SettingsStore: loading", () => {
 			retry: { enabled: true, maxRetries: 7 },
 			compaction: { enabled: true, reserveTokens: 1000 },
 			thinkingBudgets: { low: 100, high: 900 },
-			shellPath: null,
+			shellPath: "/bin/zsh",
 			steeringMode: "one-at-a-time",
 		});
 	});
 
 	it("replaces arrays and replaces an object with a scalar (and the reverse) instead of merging", () => {
-		writeJson(globalPath, { list: [1, 2], retry: { enabled: true }, mode: "x" });
-		writeJson(projectPath, { list: [3], retry: false, mode: { nested: true } });
-		expect(new SettingsStore(agentDir, cwd).get()).toEqual({ list: [3], retry: false, mode: { nested: true } });
+		writeJson(globalPath, { list: [1, 2], other: { enabled: true }, mode: "x" });
+		writeJson(projectPath, { list: [3], other: false, mode: { nested: true } });
+		expect(new SettingsStore(agentDir, cwd).get()).toEqual({ list: [3], other: false, mode: { nested: true } });
 	});
 
 	it("reports invalid JSON with the file path and ignores that file", () => {
@@ -104,6 +104,77 @@ describe("SettingsStore: loading", () => {
 		expect(store.get().retry).toEqual({ enabled: true });
 		store.update({ defaultModel: "m" });
 		expect(readJson(globalPath)).toEqual({ retry: { enabled: true }, defaultModel: "m" });
+	});
+});
+
+describe("SettingsStore: validation", () => {
+	it("drops each value of the wrong kind with an error naming the file, the key and what was expected", () => {
+		writeJson(globalPath, {
+			defaultModel: "m",
+			retry: { enabled: true, maxRetries: "3" },
+			steeringMode: "sometimes",
+			compaction: { compression_ratio: 2, reserveTokens: 100 },
+			thinkingBudgets: { low: -1, high: 50 },
+			shellPath: null,
+			myExtensionKey: { anything: [1, "two"] },
+		});
+		writeJson(projectPath, { streamIdleTimeoutMs: "soon", autoCompaction: false });
+		const store = new SettingsStore(agentDir, cwd);
+		expect(store.errors).toEqual([
+			`${globalPath}: retry.maxRetries: expected an integer >= 0; the value is ignored`,
+			`${globalPath}: steeringMode: expected one of "all", "one-at-a-time"; the value is ignored`,
+			`${globalPath}: compaction.compression_ratio: expected a number between 0 and 1 (exclusive); the value is ignored`,
+			`${globalPath}: thinkingBudgets.low: expected an integer >= 0; the value is ignored`,
+			`${globalPath}: shellPath: expected a string; the value is ignored`,
+			`${projectPath}: streamIdleTimeoutMs: expected a number of milliseconds >= 0; the value is ignored`,
+		]);
+		expect(store.permissionErrors).toEqual([]);
+		expect(store.get()).toEqual({
+			defaultModel: "m",
+			retry: { enabled: true },
+			compaction: { reserveTokens: 100 },
+			thinkingBudgets: { high: 50 },
+			myExtensionKey: { anything: [1, "two"] },
+			autoCompaction: false,
+		});
+	});
+
+	it("keeps what it dropped in the file when it writes a change", () => {
+		writeJson(globalPath, { retry: { maxRetries: "3" }, defaultModel: "m" });
+		const store = new SettingsStore(agentDir, cwd);
+		store.update({ defaultProvider: "p" });
+		expect(readJson(globalPath)).toEqual({ retry: { maxRetries: "3" }, defaultModel: "m", defaultProvider: "p" });
+		expect(store.get()).toEqual({ retry: {}, defaultModel: "m", defaultProvider: "p" });
+	});
+
+	it("reports a bad permissions block as a permission error and applies none of it", () => {
+		writeJson(globalPath, { permissions: { mode: "ask", allow: ["bash", 3] }, defaultModel: "m" });
+		const store = new SettingsStore(agentDir, cwd);
+		expect(store.permissionErrors).toEqual([`${globalPath}: permissions.allow[1]: expected a rule (a string)`]);
+		expect(store.errors).toEqual([]);
+		expect(store.permissionLayers()).toEqual({});
+		expect(store.get()).toEqual({ defaultModel: "m" });
+	});
+
+	it("reports a file that is not JSON but mentions permissions as a permission error", () => {
+		writeFileSync(projectPath, '{ "permissions": { "deny": ["bash(rm *)"], } ');
+		writeFileSync(globalPath, "{ nope");
+		const store = new SettingsStore(agentDir, cwd);
+		expect(store.errors).toEqual([expect.stringMatching(new RegExp(`^${escapeRegExp(globalPath)}: not valid JSON`))]);
+		expect(store.permissionErrors).toEqual([
+			expect.stringMatching(new RegExp(`^${escapeRegExp(projectPath)}: not valid JSON .*; it holds permissions$`)),
+		]);
+	});
+
+	it("keeps permissions out of get(): each file's block comes from permissionLayers()", () => {
+		writeJson(globalPath, { permissions: { mode: "ask", allow: ["bash(npm *)"] } });
+		writeJson(projectPath, { permissions: { mode: "auto", deny: ["write(.env)"] } });
+		const store = new SettingsStore(agentDir, cwd);
+		expect(store.get()).toEqual({});
+		expect(store.permissionLayers()).toEqual({
+			user: { source: globalPath, block: { mode: "ask", allow: ["bash(npm *)"] } },
+			project: { source: projectPath, block: { mode: "auto", deny: ["write(.env)"] } },
+		});
 	});
 });
 

@@ -183,7 +183,8 @@ describe("kill -9 during streaming", () => {
 			dirs.cleanup();
 		}
 		expect(lanes.map((lane) => lane.fullChecks)).toEqual(lanes.map(() => KILLS / LANES / FULL_CHECK_EVERY));
-		// Kills landed after entries were written (the full checks alone add 10 per lane).
-		for (const lane of lanes) expect([...lane.previous.values()][0]?.length ?? 0).toBeGreaterThan(20);
+		// Kills landed after entries were written (the full checks alone add 2 per check, 1 per 10 kills).
+		const perLane = KILLS / LANES;
+		for (const lane of lanes) expect([...lane.previous.values()][0]?.length ?? 0).toBeGreaterThan(perLane * 0.4);
 	}, 170_000);
 });

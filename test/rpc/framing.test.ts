@@ -51,6 +51,8 @@ const ALL_COMMANDS = [
 	"navigate_tree",
 	"pause_queued_messages",
 	"resume_queued_messages",
+	"tool_approval_response",
+	"set_approval_mode",
 	"get_mcp_servers",
 ];
 

@@ -44,6 +44,7 @@ describe("state and models", () => {
 			messageCount: 0,
 			pendingMessageCount: 0,
 			queuedMessagesPaused: false,
+			approvalMode: "auto",
 			tools: ["read", "bash", "edit", "write", "grep", "find", "ls"],
 		});
 	});

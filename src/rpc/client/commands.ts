@@ -7,6 +7,8 @@ import type { CallOptions } from "./options.js";
 import type { CommandResults, ModelInfo, RpcModel } from "./results.js";
 
 type QueueMode = CommandOf<"set_steering_mode">["mode"];
+type ApprovalMode = CommandOf<"set_approval_mode">["mode"];
+type ApprovalDecision = CommandOf<"tool_approval_response">["decision"];
 
 /**
  * One method per command (prompting, bash and the waits are in RpcClient). Each sends its
@@ -184,6 +186,26 @@ export class RpcCommands extends RpcConnection {
 	/** Sets the label of a session entry, or clears it (no label). */
 	setLabel(entryId: string, label?: string, options?: CallOptions): Promise<void> {
 		return this.call("set_label", { entryId, label }, options);
+	}
+
+	// ------------------------------------------------------------------ tool approvals
+
+	/** How tool calls are approved from now on (this process only). */
+	setApprovalMode(mode: ApprovalMode, options?: CallOptions): Promise<void> {
+		return this.call("set_approval_mode", { mode }, options);
+	}
+
+	/**
+	 * Answers a `tool_approval_request` (an onApprovalRequest handler does this for you). Rejects
+	 * with RpcCommandError when no request with this id is open (unknown, or decided meanwhile).
+	 */
+	respondToApproval(
+		requestId: string,
+		decision: ApprovalDecision,
+		message?: string,
+		options?: CallOptions,
+	): Promise<void> {
+		return this.call("tool_approval_response", { requestId, decision, message }, options);
 	}
 
 	navigateTree(

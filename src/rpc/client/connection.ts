@@ -1,5 +1,6 @@
 import { type RecordText, serializeRecord } from "../framing.js";
 import type { CommandOf, CommandType } from "../protocol/commands.js";
+import { type ApprovalRequestHandler, ApprovalResponder } from "./approvals.js";
 import { defaultCliPath } from "./cli-path.js";
 import { RpcCommandError, RpcProcessError, RpcTimeoutError } from "./errors.js";
 import { EventFeed } from "./events.js";
@@ -34,6 +35,10 @@ export class RpcConnection {
 	protected readonly records = new EventFeed<IncomingRecord>((error) => this.report(error));
 	private readonly ui = new UiResponder(
 		(record) => this.writeUiAnswer(record),
+		(error) => this.report(error),
+	);
+	private readonly approvals = new ApprovalResponder(
+		(requestId, answer) => this.call("tool_approval_response", { requestId, ...answer }),
 		(error) => this.report(error),
 	);
 	private child: AgentProcess | undefined;
@@ -159,6 +164,14 @@ export class RpcConnection {
 		return this.ui.setHandler(handler);
 	}
 
+	/**
+	 * Sets the tool approval handler (see ApprovalRequestHandler); returns its removal. Without
+	 * one, requests stay open until answered with respondToApproval or until they time out.
+	 */
+	onApprovalRequest(handler: ApprovalRequestHandler): () => void {
+		return this.approvals.setHandler(handler);
+	}
+
 	/** Sends a known command: typed fields, typed `data`. */
 	request<K extends CommandType>(command: CommandInput<K>, options?: CallOptions): Promise<CommandResults[K]>;
 	/** Sends a command this client does not know yet; resolves with its raw `data`. */
@@ -238,6 +251,8 @@ export class RpcConnection {
 		this.records.emit(record);
 		this.feed.emit(record);
 		if (record.type === "extension_ui_request") this.ui.handle(record);
+		else if (record.type === "tool_approval_request") this.approvals.handle(record);
+		else if (record.type === "tool_approval_resolved") this.approvals.resolved(record.id);
 	}
 
 	private onExit(exit: ProcessExit, spec: ProcessSpec): void {

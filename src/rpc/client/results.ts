@@ -63,6 +63,8 @@ export type CommandResults = EveryCommand<{
 	navigate_tree: NavigateResult;
 	pause_queued_messages: undefined;
 	resume_queued_messages: { released: boolean };
+	tool_approval_response: undefined;
+	set_approval_mode: undefined;
 	get_mcp_servers: { servers: McpServerInfo[] };
 }>;
 

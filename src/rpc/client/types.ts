@@ -1,7 +1,10 @@
 // The records the client reads from an Atomic RPC process, typed. Only types: nothing here runs.
 import type { QueuedItem } from "../../agent/types.js";
 import type { AssistantMessageEvent, Usage } from "../../llm/types.js";
+import type { ToolApprovalAnswer, ToolApprovalReply, ToolApprovalRequest } from "../../runtime/approvals.js";
 import type { AgentSessionEvent } from "../../runtime/events.js";
+
+export type { ToolApprovalAnswer, ToolApprovalReply };
 
 /** The first record of every RPC process. */
 export interface ReadyEvent {
@@ -131,6 +134,14 @@ export type UiRequest = UiDialogRequest | UiNoticeRequest;
 
 /** A dialog answer: `value` for select/input/editor, `confirmed` for confirm. */
 export type UiAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+// ------------------------------------------------------------------ tool approvals
+
+/** A tool call waiting for a decision (answer it with onApprovalRequest or respondToApproval). */
+export type ToolApprovalRequestEvent = { type: "tool_approval_request" } & ToolApprovalRequest;
+
+/** Once per request, when it was decided by anyone. */
+export type ToolApprovalResolvedEvent = Extract<AgentSessionEvent, { type: "tool_approval_resolved" }>;
 
 // ------------------------------------------------------------------ events
 

@@ -21,6 +21,8 @@ export const ImageContentSchema = Type.Object(
 
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueModeSchema = Type.Enum(["all", "one-at-a-time"]);
+export const ApprovalModeSchema = Type.Enum(["auto", "ask", "read-only"]);
+export const ApprovalDecisionSchema = Type.Enum(["allow", "allow_always", "deny"]);
 export const ThinkingLevelSchema = Type.Enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
 /** The command schemas, keyed by type. One source for the TS types, validation and JSON Schema. */
@@ -134,6 +136,20 @@ export const COMMANDS = {
 		"Queue every prompt (even when idle) and hold queued messages until resumed.",
 	),
 	resume_queued_messages: command("resume_queued_messages", {}, "End a pause and deliver the queued messages."),
+	tool_approval_response: command(
+		"tool_approval_response",
+		{
+			requestId: Type.String({ description: "The id of the tool_approval_request" }),
+			decision: ApprovalDecisionSchema,
+			message: Type.Optional(Type.String({ description: "With deny: text the model sees" })),
+		},
+		"Answer a tool approval request.",
+	),
+	set_approval_mode: command(
+		"set_approval_mode",
+		{ mode: ApprovalModeSchema },
+		"How tool calls are approved from now on (this process only).",
+	),
 	get_mcp_servers: command("get_mcp_servers", {}, "The configured MCP servers with their status and tools."),
 } satisfies Record<string, TObject>;
 

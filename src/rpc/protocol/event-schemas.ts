@@ -173,6 +173,31 @@ export const EVENTS: Record<string, TObject> = {
 		},
 		"The agent is busy and has written nothing for a while: what it is waiting on, and for how long",
 	),
+	tool_approval_request: event(
+		"tool_approval_request",
+		{
+			id: Type.String({ description: "Answer with a tool_approval_response carrying this id as requestId" }),
+			...ToolIdentity,
+			args: AnyObject,
+			reason: Type.String({ description: "Why it asks (the mode), in words" }),
+			options: Type.Array(Type.Enum(["allow", "allow_always", "deny"])),
+			timeout: Type.Optional(Type.Integer({ minimum: 1, description: "Milliseconds until it is denied" })),
+			expiresAt: Type.Optional(Type.String({ description: "When it is denied (ISO-8601)" })),
+			alwaysRule: Type.String({ description: "The rule allow_always adds" }),
+		},
+		"A tool call waits for a decision; several may be open at once",
+	),
+	tool_approval_resolved: event(
+		"tool_approval_resolved",
+		{
+			id: Type.String({ description: "The request's id" }),
+			toolCallId: Type.String(),
+			decision: Type.Enum(["allow", "deny"]),
+			by: Type.Enum(["user", "rule", "timeout", "abort"]),
+			rule: Type.Optional(Type.String({ description: "The rule that decided, or the one allow_always added" })),
+		},
+		"A tool approval request was decided (once per request)",
+	),
 	model_fallback: event(
 		"model_fallback",
 		{

@@ -134,6 +134,8 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 		Type.Object({ released: Type.Boolean({ description: "A pause was in effect" }) }),
 		"The pause ended; queued messages are delivered",
 	],
+	tool_approval_response: [undefined, "The request was decided (its tool_approval_resolved follows)"],
+	set_approval_mode: [undefined, "The approval mode was set"],
 	get_mcp_servers: [
 		Type.Object({ servers: Type.Array(Type.Ref("McpServerInfo")) }),
 		"Every configured MCP server, skipped project servers included",

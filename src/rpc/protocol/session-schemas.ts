@@ -49,6 +49,16 @@ const ENTRIES = {
 	}),
 	LabelEntry: entry("label", { targetId: Type.String(), label: Type.Optional(Type.String()) }),
 	SessionInfoEntry: entry("session_info", { name: Type.Optional(Type.String()) }),
+	ToolApprovalEntry: entry("tool_approval", {
+		toolCallId: Type.String(),
+		toolName: Type.String(),
+		decision: Type.Enum(["allow", "allow_always", "deny"]),
+		by: Type.Enum(["user", "rule", "timeout", "abort"]),
+		rule: Type.Optional(Type.String({ description: "The rule that decided, or the one allow_always added" })),
+		reason: Type.Optional(Type.String()),
+		requestId: Type.Optional(Type.String({ description: "The tool_approval_request's id, when one was asked" })),
+		message: Type.Optional(Type.String({ description: "The text given with a deny" })),
+	}),
 };
 
 /** An entry another program wrote: any type this build does not know, kept as it is. */
@@ -150,6 +160,7 @@ const SessionState = Type.Object({
 	messageCount: Count,
 	pendingMessageCount: Count,
 	queuedMessagesPaused: Type.Boolean({ description: "pause_queued_messages is in effect" }),
+	approvalMode: Type.Enum(["auto", "ask", "read-only"]),
 	tools: Type.Optional(
 		Type.Array(Type.String(), { description: "The tools the model is offered, connected MCP servers' included" }),
 	),

@@ -1,0 +1,14 @@
+export {
+	DEFAULT_APPROVAL_TIMEOUT_MS,
+	type PermissionLayer,
+	type PermissionResolution,
+	type PermissionSetup,
+	type PermissionsBlock,
+	type ResolvedPermissions,
+	resolvePermissions,
+} from "./configure.js";
+export { APPROVAL_MODES, type ApprovalMode, isApprovalMode, isLooser, stricterMode } from "./modes.js";
+export { decide, type Policy, type Verdict } from "./policy.js";
+export type { ApprovalDecision, ApprovalOutcome, ApprovalRecord, DecidedBy } from "./record.js";
+export { alwaysRuleFor, type CallFacts, type PermissionRule, parseRule } from "./rules.js";
+export * from "./texts.js";
