@@ -118,11 +118,13 @@ describe("loading an extension that imports pi's packages", () => {
 				'import { Value } from "@sinclair/typebox/value";',
 				'import { CONFIG_DIR_NAME, defineTool, truncateHead } from "@mariozechner/pi-coding-agent";',
 				'import { isToolCallEventType } from "@earendil-works/pi-coding-agent";',
+				'import { Agent } from "@mariozechner/pi-agent-core";',
 				"export default function (pi) {",
 				"  const schema = Type.Object({ mode: StringEnum(['a', 'b']), n: T2.Number() });",
 				"  const box = new Container(); box.addChild(new Text('hi', 0, 0));",
 				"  const facts = [Value.Check(schema, { mode: 'a', n: 1 }), box.render(10).join(''), truncateToWidth('abcdef', 4),",
 				"    CONFIG_DIR_NAME, truncateHead('x').content, typeof getModel, typeof isToolCallEventType];",
+				"  try { new Agent(); } catch (error) { facts.push(error.message); }",
 				"  pi.registerTool(defineTool({ name: 'probe', description: facts.join(','), parameters: schema,",
 				"    async execute() { return { content: [] }; } }));",
 				"}",
@@ -136,6 +138,8 @@ describe("loading an extension that imports pi's packages", () => {
 			onError: (error) => errors.push(error),
 		});
 		expect(errors).toEqual([]);
-		expect(runner.tools().map((tool) => tool.description)).toEqual(["true,hi,a...,.atomic,x,function,function"]);
+		expect(runner.tools().map((tool) => tool.description)).toEqual([
+			'true,hi,a...,.atomic,x,function,function,"Agent" from "@mariozechner/pi-agent-core" is not available in Atomic: extensions get the agent through the ExtensionAPI, not pi\'s Agent class',
+		]);
 	});
 });

@@ -2,6 +2,7 @@
 // @mariozechner scope), keyed by import specifier, for the loader's `virtualModules`. Each is the
 // Atomic implementation with named stand-ins for the rest (see unavailable.ts).
 
+import * as agentCore from "./pi-agent-core.js";
 import * as piAi from "./pi-ai.js";
 import * as codingAgent from "./pi-coding-agent.js";
 import * as piTui from "./pi-tui.js";
@@ -21,7 +22,7 @@ const MODULES: Record<string, [Record<string, unknown>, string]> = {
 	"pi-ai/oauth": [{}, "there are no OAuth logins"],
 	"pi-ai/providers/all": [piAi, PROVIDERS],
 	"pi-tui": [piTui, HEADLESS],
-	"pi-agent-core": [{}, "extensions get the agent through the ExtensionAPI, not pi's Agent class"],
+	"pi-agent-core": [agentCore, "extensions get the agent through the ExtensionAPI, not pi's Agent class"],
 };
 
 /** Every pi package name an extension may import, mapped to what it gets. */
