@@ -1,4 +1,14 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	openSync,
+	readSync,
+	type Stats,
+	statSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { errorCode } from "./errors.js";
 import { describeFileKind, FileTooLargeError, NotARegularFileError } from "./file-kind.js";
@@ -7,13 +17,15 @@ import { describeFileKind, FileTooLargeError, NotARegularFileError } from "./fil
  * How a regular file is opened. `write` creates the file but does not empty it (the caller
  * truncates once the descriptor is known to be a regular file); `create` fails when it exists.
  */
-export type OpenMode = "read" | "readWrite" | "write" | "append" | "create";
+export type OpenMode = "read" | "readWrite" | "write" | "append" | "readAppend" | "create";
 
 const FLAGS: Record<OpenMode, number> = {
 	read: constants.O_RDONLY,
 	readWrite: constants.O_RDWR,
 	write: constants.O_WRONLY | constants.O_CREAT,
 	append: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+	/** Appends, and can read back what the file holds (its last byte, say). */
+	readAppend: constants.O_RDWR | constants.O_APPEND | constants.O_CREAT,
 	create: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
 };
 
@@ -180,5 +192,38 @@ export async function writeRegularFile(path: string, data: string | Uint8Array, 
 		await handle.writeFile(data);
 	} finally {
 		await handle.close();
+	}
+}
+
+/**
+ * Copies a regular file of at most `maxBytes` into a new file `to` (EEXIST when it exists, so
+ * nothing is ever overwritten). A failure removes what was written of the copy.
+ */
+export function copyRegularFileSync(from: string, to: string, limit: ReadLimit): void {
+	const displayPath = limit.displayPath ?? from;
+	const source = openRegularFileSync(from, "read", displayPath);
+	try {
+		const { size } = fstatSync(source);
+		if (size > limit.maxBytes) throw new FileTooLargeError(displayPath, size, limit.maxBytes);
+		const target = openRegularFileSync(to, "create");
+		try {
+			const buffer = Buffer.allocUnsafe(1024 * 1024);
+			let copied = 0;
+			for (;;) {
+				const bytesRead = readSync(source, buffer, 0, buffer.length, copied);
+				if (bytesRead === 0) break;
+				copied += bytesRead;
+				if (copied > limit.maxBytes) throw new FileTooLargeError(displayPath, copied, limit.maxBytes);
+				let written = 0;
+				while (written < bytesRead) written += writeSync(target, buffer, written, bytesRead - written);
+			}
+		} catch (error) {
+			closeSync(target);
+			unlinkSync(to);
+			throw error;
+		}
+		closeSync(target);
+	} finally {
+		closeSync(source);
 	}
 }
