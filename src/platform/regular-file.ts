@@ -13,6 +13,9 @@ import { type FileHandle, open, stat } from "node:fs/promises";
 import { errorCode } from "./errors.js";
 import { describeFileKind, FileTooLargeError, NotARegularFileError } from "./file-kind.js";
 
+/** The most read of a configuration or resource file (settings, models.json, AGENTS.md, skills...). */
+export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
+
 /**
  * How a regular file is opened. `write` creates the file but does not empty it (the caller
  * truncates once the descriptor is known to be a regular file); `create` fails when it exists.

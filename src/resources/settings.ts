@@ -1,5 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { ensureDirectorySync } from "../platform/ensure-directory.js";
+import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -51,9 +53,17 @@ export interface SettingsLoad {
 }
 
 function readJsonObject(path: string, errors: string[]): Settings {
-	if (!existsSync(path)) return {};
+	let text: string | undefined;
 	try {
-		const data: unknown = JSON.parse(readFileSync(path, "utf8"));
+		// Only a regular file is read: a FIFO named settings.json must not hold up the start.
+		text = readOptionalTextFileSync(path, { maxBytes: MAX_CONFIG_FILE_BYTES });
+	} catch (error) {
+		errors.push(`${path}: cannot read (${error instanceof Error ? error.message : String(error)})`);
+		return {};
+	}
+	if (text === undefined) return {};
+	try {
+		const data: unknown = JSON.parse(text);
 		if (data && typeof data === "object" && !Array.isArray(data)) return data as Settings;
 		errors.push(`${path}: expected a JSON object`);
 	} catch (error) {
@@ -111,7 +121,7 @@ export class SettingsStore {
 	/** Applies a change and persists it to the global settings file. */
 	update(change: Settings): void {
 		this.global = mergeSettings(this.global, change);
-		mkdirSync(dirname(this.globalPath), { recursive: true });
+		ensureDirectorySync(dirname(this.globalPath));
 		const temporary = `${this.globalPath}.${process.pid}.tmp`;
 		writeFileSync(temporary, `${JSON.stringify(this.global, null, 2)}\n`);
 		renameSync(temporary, this.globalPath);
