@@ -73,6 +73,25 @@ describe("session files", () => {
 		]);
 	});
 
+	it("record a bash result that arrived during a run when the run ends, not at the next prompt", async () => {
+		const { agent } = await startAgent(harness.server, { sessions: true });
+		harness.server.enqueue({
+			...textReply("slow reply", { delayMs: 100 }),
+			blocks: [{ type: "text", text: "slow reply", chunks: 5 }],
+		});
+		const start = agent.mark();
+		await agent.request({ type: "prompt", message: "take your time" });
+		await agent.waitForEvent(
+			"message_start",
+			(record) => (record.message as { role: string }).role === "assistant",
+			start,
+		);
+		await agent.ok({ type: "bash", command: "echo during" });
+		await agent.waitForEvent("agent_settled", () => true, start);
+		const { sessionFile } = await state(agent);
+		expect(readJsonl(sessionFile).at(-1)).toMatchObject({ message: { role: "bashExecution", command: "echo during" } });
+	});
+
 	it("--no-session writes no file at all", async () => {
 		const { agent, dirs } = await startAgent(harness.server);
 		expect(await state(agent)).not.toHaveProperty("sessionFile");
