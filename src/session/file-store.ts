@@ -227,12 +227,17 @@ export class SessionFileStore {
 	}
 }
 
-/** The lock, taken now; undefined when the directory does not exist yet (it is taken at the first write). */
+/**
+ * The lock, taken now; undefined when no lock file can be made there yet (the directory does not
+ * exist, or is read-only: the session can still be opened and read), in which case it is taken,
+ * or its failure reported, at the first write.
+ */
 function lockIfDirectoryExists(path: string): SessionLock | undefined {
 	try {
 		return SessionLock.acquire(path);
 	} catch (error) {
-		if (errorCode(error) === "ENOENT") return undefined;
+		const code = errorCode(error);
+		if (code === "ENOENT" || code === "EACCES" || code === "EPERM" || code === "EROFS") return undefined;
 		throw error;
 	}
 }

@@ -110,22 +110,39 @@ function applyEdits(content: string, edits: PlannedEdit[], displayPath: string):
 	return current;
 }
 
-/** Reads the whole file through the open handle (it is edited in memory). */
+function tooLarge(displayPath: string, size: number): EditRefusal {
+	return new EditRefusal(
+		`${displayPath} is too large to edit (${formatSize(size)}; at most ${formatSize(MAX_EDIT_BYTES)}). Use bash (sed, patch) instead.`,
+	);
+}
+
+/** Reads the whole file through the open handle, to its end (it is edited in memory). */
 async function readWhole(handle: FileHandle, displayPath: string): Promise<string> {
 	const { size } = await handle.stat();
-	if (size > MAX_EDIT_BYTES) {
-		throw new EditRefusal(
-			`${displayPath} is too large to edit (${formatSize(size)}; at most ${formatSize(MAX_EDIT_BYTES)}). Use bash (sed, patch) instead.`,
-		);
-	}
-	const buffer = Buffer.allocUnsafe(size);
+	if (size > MAX_EDIT_BYTES) throw tooLarge(displayPath, size);
+	const chunks: Buffer[] = [];
 	let length = 0;
-	while (length < size) {
-		const { bytesRead } = await handle.read(buffer, length, size - length, length);
+	for (;;) {
+		const chunk = Buffer.allocUnsafe(Math.max(64 * 1024, size + 1 - length));
+		const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
 		if (bytesRead === 0) break;
+		chunks.push(chunk.subarray(0, bytesRead));
 		length += bytesRead;
+		// The file grew past the limit while it was read.
+		if (length > MAX_EDIT_BYTES) throw tooLarge(displayPath, length);
 	}
-	return buffer.toString("utf8", 0, length);
+	return Buffer.concat(chunks, length).toString("utf8");
+}
+
+/** Replaces the file's content through the open handle: emptied, then written from the start. */
+async function rewrite(handle: FileHandle, text: string): Promise<void> {
+	const bytes = Buffer.from(text, "utf8");
+	await handle.truncate(0);
+	let offset = 0;
+	while (offset < bytes.length) {
+		const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, offset);
+		offset += bytesWritten;
+	}
 }
 
 export function createEditTool(options: ToolOptions): AgentTool<typeof editSchema, EditToolDetails> {
@@ -167,8 +184,7 @@ export function createEditTool(options: ToolOptions): AgentTool<typeof editSchem
 
 					throwIfAborted(signal);
 					try {
-						await handle.truncate(0);
-						await handle.write(updatedRaw, 0, "utf8");
+						await rewrite(handle, updatedRaw);
 					} catch (error) {
 						throw new Error(`Cannot write ${displayPath}: ${errorMessage(error)}`, { cause: error });
 					}

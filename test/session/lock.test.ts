@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -126,6 +126,19 @@ describe("the lock on a session file", () => {
 		expect(existsSync(path)).toBe(false);
 		session.close();
 		expect(existsSync(lockPathFor(path))).toBe(false);
+	});
+
+	// Root may create files anywhere: a read-only directory is only read-only for other users.
+	it.skipIf(process.getuid?.() === 0)("does not keep a session in a read-only directory from being opened", () => {
+		const file = savedSessionFile();
+		chmodSync(temp.dir(), 0o500);
+		try {
+			const session = temp.track(openSession(file));
+			expect(session.entries()).toHaveLength(2);
+			expect(existsSync(lockPathFor(file))).toBe(false);
+		} finally {
+			chmodSync(temp.dir(), 0o700);
+		}
 	});
 
 	it("is not removed by a closing session that no longer holds it", () => {
