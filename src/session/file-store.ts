@@ -99,7 +99,9 @@ export class SessionFileStore {
 		const previousSize = this.io.size(fd);
 		const grownSize = previousSize + prefix.length + bytes.length;
 		if (grownSize > this.limits.maxFileBytes) {
-			throw new SessionFileTooLargeError(this.path, grownSize, this.limits.maxFileBytes, "append");
+			// Nothing written; a file this call created is removed again.
+			const error = new SessionFileTooLargeError(this.path, grownSize, this.limits.maxFileBytes, "append");
+			this.undoAppend(fd, previousSize, created, error);
 		}
 		try {
 			this.writeAll(fd, prefix.length > 0 ? Buffer.concat([prefix, bytes]) : bytes);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSessionHeader } from "../../src/session/header-reader.js";
@@ -89,6 +89,16 @@ describe("writing within the limits", () => {
 		session.close();
 		expect(statSync(session.file ?? "").size).toBeLessThanOrEqual(small.maxFileBytes);
 		expect(temp.track(openSession(session.file ?? "", { limits: small })).entries()).toHaveLength(appended);
+	});
+});
+
+describe("a first write over the size limit", () => {
+	it("leaves no file behind", () => {
+		const limits = { maxFileBytes: 1000, maxLineBytes: 8 * 1024 };
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir(), limits }));
+		expect(() => session.appendMessage(user("z".repeat(2000)))).toThrow(SessionFileTooLargeError);
+		expect(existsSync(session.file ?? "")).toBe(false);
+		expect(session.entries()).toEqual([]);
 	});
 });
 
