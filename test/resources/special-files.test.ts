@@ -31,14 +31,14 @@ describe("configuration and resource files that are FIFOs are refused, not waite
 		mkdirSync(agentDir);
 		const path = fifo(join(agentDir, "settings.json"));
 		const store = new SettingsStore(agentDir, root);
-		expect(store.errors).toEqual([`${path}: cannot read (${path} is a FIFO (named pipe), not a regular file)`]);
+		expect(store.errors).toEqual([`${path}: cannot be read (${path} is a FIFO (named pipe), not a regular file)`]);
 		expect(store.get()).toEqual({});
 	});
 
 	it("models.json", () => {
 		const path = fifo(join(root, "models.json"));
 		expect(readModelsJson(path).errors).toEqual([
-			`${path}: cannot read (${path} is a FIFO (named pipe), not a regular file)`,
+			`${path}: cannot be read (${path} is a FIFO (named pipe), not a regular file)`,
 		]);
 	});
 
