@@ -38,7 +38,7 @@ describe("configuration and resource files that are FIFOs are refused, not waite
 	it("models.json", () => {
 		const path = fifo(join(root, "models.json"));
 		expect(readModelsJson(path).errors).toEqual([
-			`${path}: cannot be read (${path} is a FIFO (named pipe), not a regular file)`,
+			`${path}: cannot read (${path} is a FIFO (named pipe), not a regular file)`,
 		]);
 	});
 
