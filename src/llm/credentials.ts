@@ -1,6 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { ensureDirectorySync } from "../platform/ensure-directory.js";
+import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
 import { configCheck, keyPath } from "./config-validator.js";
 import { Type } from "./schema-builders.js";
 
@@ -156,10 +158,19 @@ export class CredentialStore {
 	private readStored(): Record<string, StoredCredential> {
 		if (this.stored) return this.stored;
 		const parsed: Record<string, StoredCredential> = {};
-		if (existsSync(this.authPath)) {
+		let text: string | undefined;
+		try {
+			// Only a regular file is read: a FIFO named auth.json must not hold up the process.
+			text = readOptionalTextFileSync(this.authPath, { maxBytes: MAX_CONFIG_FILE_BYTES });
+		} catch (error) {
+			throw new Error(`Cannot read ${this.authPath}: ${error instanceof Error ? error.message : String(error)}`, {
+				cause: error,
+			});
+		}
+		if (text !== undefined) {
 			let data: unknown;
 			try {
-				data = JSON.parse(readFileSync(this.authPath, "utf8"));
+				data = JSON.parse(text);
 			} catch {
 				// The parser's message can quote the file, and so a key: say only where the problem is.
 				throw new Error(`${this.authPath} is not valid JSON; fix or remove it`);
@@ -182,7 +193,7 @@ export class CredentialStore {
 	}
 
 	private writeStored(stored: Record<string, StoredCredential>): void {
-		mkdirSync(dirname(this.authPath), { recursive: true, mode: 0o700 });
+		ensureDirectorySync(dirname(this.authPath), { mode: 0o700 });
 		const temporary = `${this.authPath}.${process.pid}.tmp`;
 		writeFileSync(temporary, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
 		chmodSync(temporary, 0o600);

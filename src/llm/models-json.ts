@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
 import { type ConfigProblem, configCheck, keyPath, preloadConfigValidator } from "./config-validator.js";
 import {
 	type CompatConfig,
@@ -77,10 +78,18 @@ const MEANINGFUL = ["baseUrl", "headers", "compat", "modelOverrides", "models", 
  */
 export function readModelsJson(path: string): ModelsJson {
 	const result: ModelsJson = { path, providers: new Map(), errors: [] };
-	if (!existsSync(path)) return result;
+	let text: string | undefined;
+	try {
+		// Only a regular file is read: a FIFO named models.json must not hold up the start.
+		text = readOptionalTextFileSync(path, { maxBytes: MAX_CONFIG_FILE_BYTES });
+	} catch (error) {
+		result.errors.push(`${path}: cannot read (${error instanceof Error ? error.message : String(error)})`);
+		return result;
+	}
+	if (text === undefined) return result;
 	let data: unknown;
 	try {
-		data = JSON.parse(readFileSync(path, "utf8"));
+		data = JSON.parse(text);
 	} catch (error) {
 		result.errors.push(`${path}: not valid JSON (${jsonProblem(error)})`);
 		return result;

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
 
 export interface ContextFile {
 	path: string;
@@ -12,9 +12,11 @@ const CANDIDATES = ["AGENTS.override.md", "AGENTS.md", "CLAUDE.md"];
 function firstExisting(directory: string): ContextFile | undefined {
 	for (const name of CANDIDATES) {
 		const path = join(directory, name);
-		if (!existsSync(path)) continue;
 		try {
-			return { path, content: readFileSync(path, "utf8") };
+			// Only a regular file is read: a FIFO named AGENTS.md must not hold up the process.
+			const content = readOptionalTextFileSync(path, { maxBytes: MAX_CONFIG_FILE_BYTES });
+			if (content === undefined) continue;
+			return { path, content };
 		} catch (error) {
 			process.stderr.write(`Warning: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}\n`);
 		}

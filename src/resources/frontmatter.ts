@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { MAX_CONFIG_FILE_BYTES, readRegularFile } from "../platform/regular-file.js";
 
 /** A problem found while loading a skill or prompt template; the caller prints these to stderr. */
 export interface ResourceDiagnostic {
@@ -85,7 +85,8 @@ export async function readMarkdownResource(
 ): Promise<ParsedMarkdown | undefined> {
 	let text: string;
 	try {
-		text = readFileSync(filePath, "utf8");
+		// Only a regular file is read, without blocking: a FIFO among the skills is a diagnostic.
+		text = (await readRegularFile(filePath, { maxBytes: MAX_CONFIG_FILE_BYTES })).toString("utf8");
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
 		diagnostics.push({ path: filePath, message: `cannot read file: ${reason}` });

@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TSchema } from "typebox";
 import { type ConfigCheck, type ConfigProblem, configCheck, keyPath } from "../llm/config-validator.js";
+import { ensureDirectorySync } from "../platform/ensure-directory.js";
+import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
 import { type PermissionsSettings, type SettingsFile, SettingsSchema } from "./settings-schema.js";
 
 export type { CompactionSettings, PermissionsSettings, RetrySettings } from "./settings-schema.js";
@@ -104,15 +106,16 @@ function validate(path: string, data: Record<string, unknown>, problems: Problem
 }
 
 function readSettingsFile(path: string, problems: Problems): FileContent {
-	if (!existsSync(path)) return { raw: {}, valid: {} };
-	let text: string;
+	let text: string | undefined;
 	let data: unknown;
 	try {
-		text = readFileSync(path, "utf8");
+		// Only a regular file is read: a FIFO named settings.json must not hold up the start.
+		text = readOptionalTextFileSync(path, { maxBytes: MAX_CONFIG_FILE_BYTES });
 	} catch (error) {
 		problems.errors.push(`${path}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
 		return { raw: {}, valid: {} };
 	}
+	if (text === undefined) return { raw: {}, valid: {} };
 	try {
 		data = JSON.parse(text);
 	} catch (error) {
@@ -191,7 +194,7 @@ export class SettingsStore {
 	update(change: Settings): void {
 		this.global = mergeSettings(this.global, change);
 		this.globalRaw = mergeSettings(this.globalRaw, change);
-		mkdirSync(dirname(this.globalPath), { recursive: true });
+		ensureDirectorySync(dirname(this.globalPath));
 		const temporary = `${this.globalPath}.${process.pid}.tmp`;
 		writeFileSync(temporary, `${JSON.stringify(this.globalRaw, null, 2)}\n`);
 		renameSync(temporary, this.globalPath);

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { MAX_CONFIG_FILE_BYTES, readRegularFileSync } from "../platform/regular-file.js";
 import { type ResourceDiagnostic, readMarkdownResource, splitFrontmatter } from "./frontmatter.js";
 import { canonicalPath, type ResourceLocation } from "./resource-paths.js";
 import {
@@ -176,7 +176,7 @@ export function expandSkillCommand(text: string, skills: Skill[]): string | unde
 	if (!skill) return undefined;
 	let content: string;
 	try {
-		content = readFileSync(skill.filePath, "utf8");
+		content = readRegularFileSync(skill.filePath, { maxBytes: MAX_CONFIG_FILE_BYTES }).toString("utf8");
 	} catch (error) {
 		throw new Error(`cannot read skill "${name}" at ${skill.filePath}`, { cause: error });
 	}

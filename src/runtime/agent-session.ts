@@ -435,6 +435,8 @@ export class AgentSession {
 
 	private onAgentEvent(event: AgentEvent): Promise<void> | undefined {
 		if (event.type === "message_end") this.parts.conversation.record(event.message);
+		// The loop appends a reply after its message_end: what could not be saved leaves at agent_end.
+		else if (event.type === "agent_end") this.parts.conversation.endRun();
 		else if (event.type === "tool_execution_start") {
 			this.runningTools.set(event.toolCallId, this.parts.activity.enter("tool"));
 		} else if (event.type === "tool_execution_end") {

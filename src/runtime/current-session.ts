@@ -35,12 +35,18 @@ export class CurrentSession {
 		previous.retire();
 	}
 
-	/** Runs a write on the current session (or on `slot`'s, for work that started there). */
-	record(write: (session: Session) => unknown, slot: SessionSlot = this.currentSlot): void {
+	/**
+	 * Runs a write on the current session (or on `slot`'s, for work that started there). Returns
+	 * whether it succeeded; a failure is reported as a warning ending with `consequence`.
+	 */
+	record(write: (session: Session) => unknown, slot: SessionSlot = this.currentSlot, consequence = ""): boolean {
 		try {
 			write(slot.session);
+			return true;
 		} catch (error) {
-			this.reports.warn(`The session could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+			const reason = error instanceof Error ? error.message : String(error);
+			this.reports.warn(`The session could not be saved: ${reason}.${consequence}`);
+			return false;
 		}
 	}
 }

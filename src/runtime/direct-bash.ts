@@ -24,7 +24,7 @@ export interface DirectBashOptions {
 /**
  * Shell commands a client runs directly (RPC `bash`). Each result is recorded exactly once, in
  * the session where the command started, even when the session was replaced meanwhile; while a
- * run is active the result waits and joins the context with the next prompt.
+ * run is active the result waits for the run to end, then is recorded and joins the context.
  */
 export class DirectBash {
 	readonly requests = new BashRequests();

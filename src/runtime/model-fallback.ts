@@ -60,7 +60,11 @@ export class ModelFallback {
 		if (!reason || !current) return false;
 		const next = this.nextTier(current, reason);
 		if (!next) return false;
-		this.host.models.fallBackTo(next);
+		const unsaved = this.host.models.fallBackTo(next);
+		if (unsaved) {
+			this.host.events.emit({ type: "warning", message: `No fallback to ${modelName(next)}: ${unsaved.message}` });
+			return false;
+		}
 		this.host.events.emit({ type: "model_fallback", from: modelName(current), to: modelName(next), reason });
 		return true;
 	}

@@ -6,19 +6,19 @@ import type { Session } from "../session/session.js";
 import { type CycleResult, type ModelChoices, selectModel } from "./model-selection.js";
 import { recordedThinkingLevel } from "./session-queries.js";
 
-/** What model changes are written to: the current session, and a way to report a failed write. */
+/** What model changes are written to: the current session. */
 export interface ModelRecorder {
 	readonly session: Session;
-	/** Runs a write on the current session; a failure is reported, never thrown. */
-	record(write: (session: Session) => unknown): void;
 }
 
 /**
  * The one owner of the current model, the thinking level and the startup condition (an
  * unsupported saved default that blocks prompts). Everything else reads them here. A change is
  * written to the current session once (model_change, thinking_level_change) and, for explicit
- * choices, saved as the user's default. A session replacement resolves all three again, as a
- * process started on that session would.
+ * choices, saved as the user's default. A change whose entry cannot be written (disk full) is not
+ * made and throws `The change could not be saved to the session: <reason>`, so that no client is
+ * told of a choice the session does not hold. A session replacement resolves all three again, as
+ * a process started on that session would.
  */
 export class ModelState {
 	private current: Model | undefined;
@@ -88,8 +88,7 @@ export class ModelState {
 	setModel(provider: string, modelId: string): Model {
 		const model = this.available().find((candidate) => candidate.provider === provider && candidate.id === modelId);
 		if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
-		this.switchTo(model);
-		this.blocked = undefined;
+		this.switchTo(model, { chosen: true, clearsBlock: true });
 		return model;
 	}
 
@@ -107,23 +106,28 @@ export class ModelState {
 			index < 0
 				? (candidates[0] as Model)
 				: (candidates[(index + step + candidates.length) % candidates.length] as Model);
-		if (!current || !sameModel(next, current)) this.blocked = undefined;
-		this.switchTo(next);
+		this.switchTo(next, { chosen: true, clearsBlock: !current || !sameModel(next, current) });
 		return { model: next, thinkingLevel: this.level, isScoped: false };
 	}
 
 	/**
 	 * Moves to a fallback model after its predecessor failed: recorded in the session like any
 	 * model change, but not saved as the user's default (the default is still the model chosen).
+	 * Returns the error when the change could not be saved (the model is then unchanged).
 	 */
-	fallBackTo(model: Model): void {
-		this.switchTo(model, false);
+	fallBackTo(model: Model): Error | undefined {
+		try {
+			this.switchTo(model, { chosen: false, clearsBlock: false });
+			return undefined;
+		} catch (error) {
+			return error instanceof Error ? error : new Error(String(error));
+		}
 	}
 
 	/** Sets the level, clamped to what the model supports; returns the level in effect. */
 	setThinkingLevel(level: ThinkingLevel): ThinkingLevel {
-		this.requestedLevel = level;
 		this.applyLevel(clampThinkingLevel(this.current, level), true);
+		this.requestedLevel = level;
 		return this.level;
 	}
 
@@ -136,19 +140,31 @@ export class ModelState {
 		if (!this.current?.reasoning) return undefined;
 		const levels = this.availableThinkingLevels();
 		const next = levels[(levels.indexOf(this.level) + 1) % levels.length] ?? this.level;
-		this.requestedLevel = next;
 		this.applyLevel(next, true);
+		this.requestedLevel = next;
 		return this.level;
 	}
 
-	private switchTo(model: Model, chosen = true): void {
+	/**
+	 * Makes `model` current, writing model_change first (a failure changes nothing). `chosen`: the
+	 * user picked it (it becomes the default); `clearsBlock`: the switch ends the startup condition.
+	 * Should the level's entry fail after the model's was written, the model stays and keeps the
+	 * level the session records, clamped to it.
+	 */
+	private switchTo(model: Model, options: { chosen: boolean; clearsBlock: boolean }): void {
 		const before = this.current;
-		this.current = model;
 		if (!before || !sameModel(before, model)) {
-			this.recorder.record((session) => session.appendModelChange(model.provider, model.id));
+			this.write((session) => session.appendModelChange(model.provider, model.id));
 		}
-		this.applyLevel(clampThinkingLevel(model, this.requestedLevel), false);
-		if (chosen && this.persistDefaults) {
+		this.current = model;
+		if (options.clearsBlock) this.blocked = undefined;
+		try {
+			this.applyLevel(clampThinkingLevel(model, this.requestedLevel), false);
+		} catch (error) {
+			this.level = clampThinkingLevel(model, this.level);
+			throw error;
+		}
+		if (options.chosen && this.persistDefaults) {
 			this.settings.update({
 				defaultProvider: model.provider,
 				defaultModel: model.id,
@@ -157,13 +173,23 @@ export class ModelState {
 		}
 	}
 
-	/** Takes `level` and writes a thinking_level_change when the session records another one. */
+	/** Writes a thinking_level_change when the session records another level, then takes `level`. */
 	private applyLevel(level: ThinkingLevel, explicit: boolean): void {
-		this.level = level;
 		if (recordedThinkingLevel(this.recorder.session) !== level) {
-			this.recorder.record((session) => session.appendThinkingLevelChange(level));
+			this.write((session) => session.appendThinkingLevelChange(level));
 		}
+		this.level = level;
 		if (explicit && this.persistDefaults) this.settings.update({ defaultThinkingLevel: level });
+	}
+
+	/** Writes one entry to the current session; throws a clear error when it cannot. */
+	private write(append: (session: Session) => unknown): void {
+		try {
+			append(this.recorder.session);
+		} catch (error) {
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new Error(`The change could not be saved to the session: ${reason}`, { cause: error });
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ export interface PromptRunParts {
 	activity: Activity;
 	autoCompaction: AutoCompaction;
 	fallback: ModelFallback;
-	/** Bash results that waited for the previous run join this one's context. */
+	/** Bash results that waited for the run are recorded when it ends (and, at the latest, before the next). */
 	conversation: { flushPendingBash(): void };
 	events: { emit(event: { type: "agent_settled" }): Promise<void> | undefined };
 	/** `before_agent_start` may add messages and replace the system prompt for a run. */
@@ -85,6 +85,7 @@ export class PromptRuns {
 			start?.restore();
 			this.current = undefined;
 			leave();
+			this.parts.conversation.flushPendingBash();
 			await this.parts.events.emit({ type: "agent_settled" });
 			operation.finish();
 		}

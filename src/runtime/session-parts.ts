@@ -72,7 +72,13 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		{ builtIn: options.tools, systemPrompt: options.systemPrompt },
 		options.session.cwd,
 	);
-	const conversation = new Conversation(current);
+	// The runs are built below; the conversation reaches them only once a message is recorded.
+	const conversation: Conversation = new Conversation(current, {
+		get isStreaming(): boolean {
+			return runs.isStreaming;
+		},
+		stop: (): void => runs.active?.operation.cancel(),
+	});
 	const resources = new ResourceState(options.loadResources, capabilities, events);
 	resources.reload(current.cwd);
 	const extensions = new ExtensionBridge(
@@ -147,7 +153,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		tiers: () => options.fallbackModels ?? [],
 		contextTokens: () => face.contextTokens(),
 	});
-	const runs = new PromptRuns({
+	const runs: PromptRuns = new PromptRuns({
 		agent,
 		tree,
 		activity,

@@ -7,7 +7,7 @@ import type { Session } from "../session/session.js";
  * stays open until its last command has recorded its result, then closes its file.
  */
 export class SessionSlot {
-	/** Bash results that finished while a run was active; they join the context at the next prompt. */
+	/** Bash results that finished while a run was active; recorded when the run ends. */
 	readonly pendingBash: BashExecutionMessage[] = [];
 	private running = 0;
 	private replaced = false;

@@ -1,7 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { messageText } from "../agent/messages.js";
-import { readSessionHeader } from "../session/header-reader.js";
+import { checkImportable, copyIntoSessionDir } from "../session/import.js";
 import type { Session } from "../session/session.js";
 import { isKnownEntry } from "../session/types.js";
 import type { AbortTree } from "./abort-tree.js";
@@ -78,17 +77,11 @@ export class SessionSwitcher {
 	 */
 	async importSession(inputPath: string, cwdOverride?: string): Promise<{ cancelled: boolean }> {
 		const source = resolve(this.host.current.cwd, inputPath);
-		if (!existsSync(source)) throw new Error(`File not found: ${source}`);
-		if (!readSessionHeader(source)) throw new Error(`Not an Atomic session file: ${source}`);
+		checkImportable(source);
 		const directory = this.host.factory.directory(this.host.current.cwd);
 		if (directory === undefined) throw new Error("Cannot import a session into an in-memory session (--no-session)");
 		if (!(await this.host.extensions.allowSwitch("import", source))) return { cancelled: true };
-		await this.replace("import", () => {
-			mkdirSync(directory, { recursive: true });
-			const target = uniquePath(join(directory, basename(source)), source);
-			if (target !== source) copyFileSync(source, target);
-			return this.host.factory.open(target, { cwdOverride });
-		});
+		await this.replace("import", () => this.host.factory.open(copyIntoSessionDir(source, directory), { cwdOverride }));
 		return { cancelled: false };
 	}
 
@@ -128,15 +121,5 @@ export class SessionSwitcher {
 		host.models.resolveFor(session);
 		host.conversation.rebuild();
 		host.events.emit({ type: "session_changed", reason: kind, sessionId: session.id, sessionFile: session.file });
-	}
-}
-
-/** `path`, or `path` with a numeric suffix when another file already has that name. */
-function uniquePath(path: string, source: string): string {
-	if (!existsSync(path) || resolve(path) === resolve(source)) return path;
-	const base = path.replace(/\.jsonl$/, "");
-	for (let index = 1; ; index++) {
-		const candidate = `${base}-${index}.jsonl`;
-		if (!existsSync(candidate)) return candidate;
 	}
 }

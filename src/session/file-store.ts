@@ -1,26 +1,70 @@
 import { dirname } from "node:path";
+import { errorCode } from "../platform/errors.js";
 import type { SessionIo } from "./io.js";
+import {
+	DEFAULT_SESSION_LIMITS,
+	SessionFileTooLargeError,
+	type SessionLimits,
+	SessionLineTooLongError,
+} from "./limits.js";
 import type { TailState } from "./load.js";
+import { SessionLock } from "./session-lock.js";
 import { claimSessionFile, releaseSessionFile } from "./writer-registry.js";
 
+export interface FileStoreOptions {
+	/**
+	 * When the cross-process lock is taken: `"now"` (an opened file: a busy one fails at once; when
+	 * the directory does not exist yet, at the first write) or `"first-write"` (a new file with a
+	 * fresh name, which nobody else can know before it exists).
+	 */
+	lock?: "now" | "first-write";
+	limits?: SessionLimits;
+}
+
+const LINE_FEED = 0x0a;
+
 /**
- * The one writer of a session file in this process. Appends are single writes of whole lines; a
- * failed append leaves the file as it was; a torn last line is repaired before the next append so
- * that no two records are ever fused on one line.
+ * The one writer of a session file. Appends are single writes of whole lines; a failed append
+ * leaves the file as it was; every append starts on a fresh line (a torn last line, ours or
+ * another program's, is ended or cut first), so that no two records are ever fused on one line.
+ * Within the process the file is claimed (writer-registry); across processes it is locked
+ * (`<file>.lock`, see SessionLock) from opening, or from the first write of a new file, to `close`.
  */
 export class SessionFileStore {
 	readonly path: string;
 	private fd: number | undefined;
 	private tail: TailState;
 	private closed = false;
+	private lock: SessionLock | undefined;
+	private readonly limits: SessionLimits;
+	/** The file's size after this writer's last append: when it still has it, it ends with an LF. */
+	private sizeAfterLastAppend: number | undefined;
 
-	/** Claims `path` (throws `SessionFileBusyError` when another writer of this process holds it). */
+	/**
+	 * Claims `path`: throws `SessionFileBusyError` when another writer of this process holds it,
+	 * `SessionFileLockedError` when another live process does.
+	 */
 	constructor(
 		path: string,
 		private readonly io: SessionIo,
 		tail: TailState = { kind: "clean" },
+		options: FileStoreOptions = {},
 	) {
 		this.path = claimSessionFile(path);
+		this.tail = tail;
+		this.limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+		if ((options.lock ?? "now") === "now") {
+			try {
+				this.lock = lockIfDirectoryExists(this.path);
+			} catch (error) {
+				releaseSessionFile(this.path);
+				throw error;
+			}
+		}
+	}
+
+	/** The state of the file's last line as loading found it (read after the lock was taken). */
+	adoptLoadedTail(tail: TailState): void {
 		this.tail = tail;
 	}
 
@@ -41,21 +85,31 @@ export class SessionFileStore {
 	 */
 	append(text: string): void {
 		this.assertOpen();
+		const bytes = Buffer.from(text, "utf8");
+		this.checkLineLengths(bytes);
 		let created = false;
 		if (this.fd === undefined) {
 			created = !this.exists();
 			if (created) this.io.mkdir(dirname(this.path));
+			this.lock ??= SessionLock.acquire(this.path);
 			this.fd = this.io.open(this.path, "a");
 		}
 		const fd = this.fd;
-		const prefix = this.repairTail(fd);
+		const prefix = this.separator(fd);
 		const previousSize = this.io.size(fd);
+		const grownSize = previousSize + prefix.length + bytes.length;
+		if (grownSize > this.limits.maxFileBytes) {
+			// Nothing written; a file this call created is removed again.
+			const error = new SessionFileTooLargeError(this.path, grownSize, this.limits.maxFileBytes, "append");
+			this.undoAppend(fd, previousSize, created, error);
+		}
 		try {
-			this.writeAll(fd, Buffer.from(prefix + text, "utf8"));
+			this.writeAll(fd, prefix.length > 0 ? Buffer.concat([prefix, bytes]) : bytes);
 		} catch (error) {
 			this.undoAppend(fd, previousSize, created, error);
 		}
 		this.tail = { kind: "clean" };
+		this.sizeAfterLastAppend = grownSize;
 	}
 
 	/**
@@ -64,10 +118,16 @@ export class SessionFileStore {
 	 */
 	replace(text: string): void {
 		this.assertOpen();
+		const bytes = Buffer.from(text, "utf8");
+		this.checkLineLengths(bytes);
+		if (bytes.length > this.limits.maxFileBytes) {
+			throw new SessionFileTooLargeError(this.path, bytes.length, this.limits.maxFileBytes, "append");
+		}
+		this.lock ??= SessionLock.acquire(this.path);
 		const temporary = `${this.path}.${process.pid}.tmp`;
 		const fd = this.io.open(temporary, "w");
 		try {
-			this.writeAll(fd, Buffer.from(text, "utf8"));
+			this.writeAll(fd, bytes);
 		} catch (error) {
 			this.io.close(fd);
 			this.io.unlink(temporary);
@@ -82,9 +142,10 @@ export class SessionFileStore {
 			throw error;
 		}
 		this.tail = { kind: "clean" };
+		this.sizeAfterLastAppend = bytes.length;
 	}
 
-	/** Closes the file and releases the claim; later appends throw. */
+	/** Closes the file and releases the claim and the lock; later appends throw. */
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
@@ -92,17 +153,40 @@ export class SessionFileStore {
 			this.closeFd();
 		} finally {
 			releaseSessionFile(this.path);
+			this.lock?.release();
 		}
 	}
 
-	/** Returns what must precede the next record: LF after a valid torn line; cuts an invalid one. */
-	private repairTail(fd: number): string {
-		if (this.tail.kind === "torn-valid") return "\n";
+	/**
+	 * What must precede the next record so that it starts a line: nothing when the file is empty or
+	 * ends with an LF (always so right after this writer's own append), else an LF. A torn line
+	 * that did not parse when the file was loaded is cut off first, if the file is still as loaded.
+	 */
+	private separator(fd: number): Buffer {
+		let size = this.io.size(fd);
 		if (this.tail.kind === "torn-invalid") {
-			this.io.truncate(fd, this.tail.completeEnd);
+			if (size === this.tail.end) {
+				this.io.truncate(fd, this.tail.completeEnd);
+				size = this.tail.completeEnd;
+			}
 			this.tail = { kind: "clean" };
 		}
-		return "";
+		if (size === 0 || size === this.sizeAfterLastAppend) return Buffer.alloc(0);
+		const last = Buffer.alloc(1);
+		const read = this.io.read(fd, last, 0, 1, size - 1);
+		return read === 1 && last[0] === LINE_FEED ? Buffer.alloc(0) : Buffer.from("\n");
+	}
+
+	/** Refuses an entry that would make a line longer than loading accepts. */
+	private checkLineLengths(bytes: Buffer): void {
+		const max = this.limits.maxLineBytes;
+		if (bytes.length <= max) return;
+		let start = 0;
+		for (let lineFeed = bytes.indexOf(LINE_FEED); lineFeed !== -1; lineFeed = bytes.indexOf(LINE_FEED, start)) {
+			if (lineFeed - start > max) throw new SessionLineTooLongError(this.path, undefined, max);
+			start = lineFeed + 1;
+		}
+		if (bytes.length - start > max) throw new SessionLineTooLongError(this.path, undefined, max);
 	}
 
 	private writeAll(fd: number, bytes: Buffer): void {
@@ -142,5 +226,20 @@ export class SessionFileStore {
 
 	private assertOpen(): void {
 		if (this.closed) throw new Error(`Session file ${this.path} is closed`);
+	}
+}
+
+/**
+ * The lock, taken now; undefined when no lock file can be made there yet (the directory does not
+ * exist, or is read-only: the session can still be opened and read), in which case it is taken,
+ * or its failure reported, at the first write.
+ */
+function lockIfDirectoryExists(path: string): SessionLock | undefined {
+	try {
+		return SessionLock.acquire(path);
+	} catch (error) {
+		const code = errorCode(error);
+		if (code === "ENOENT" || code === "EACCES" || code === "EPERM" || code === "EROFS") return undefined;
+		throw error;
 	}
 }

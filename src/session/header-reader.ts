@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFileSync } from "../platform/regular-file.js";
 import { toSessionHeader } from "./entry-parse.js";
 import type { SessionHeader } from "./types.js";
 
@@ -12,9 +13,9 @@ const HEADER_WINDOW_BYTES = 64 * 1024;
 export function readSessionHeader(path: string): SessionHeader | undefined {
 	let fd: number;
 	try {
-		fd = openSync(path, "r");
+		fd = openRegularFileSync(path, "read");
 	} catch (error) {
-		// Removed or made unreadable between listing the directory and opening it.
+		// Removed, made unreadable or not a regular file (a FIFO is never opened for real).
 		if (error instanceof Error && "code" in error) return undefined;
 		throw error;
 	}

@@ -1,5 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { NotARegularFileError } from "../platform/file-kind.js";
+import { DEFAULT_SESSION_LIMITS } from "./limits.js";
+import { LineTooLongError } from "./line-reader.js";
 import { type IndexRecord, readSessionIndex, SESSION_INDEX_FILE, writeSessionIndex } from "./session-index.js";
 import { emptyScanState, type SessionScanState, scanSessionLines } from "./session-scan.js";
 import { stderrWarningSink, type WarningSink } from "./types.js";
@@ -51,7 +54,7 @@ export function listSessions(dir: string, cwdFilter?: string, options: ListOptio
 			const from = resume && record ? record.scannedBytes : 0;
 			const state: SessionScanState = resume && record ? structuredClone(record.state) : emptyScanState();
 			options.onScan?.(path, from);
-			const scannedBytes = scanSessionLines(path, from, state);
+			const scannedBytes = scanOrRefuse(path, from, state, stats.size);
 			record = { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, scannedBytes, state };
 			changed = true;
 		}
@@ -61,6 +64,24 @@ export function listSessions(dir: string, cwdFilter?: string, options: ListOptio
 	}
 	if (changed) saveIndex(directory, next, options.warn ?? stderrWarningSink);
 	return infos.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+/**
+ * Scans a file, or marks it as not a session when Atomic would refuse to open it (too large, a
+ * line too long, replaced by a special file): it is then left out until it changes.
+ */
+function scanOrRefuse(path: string, from: number, state: SessionScanState, size: number): number {
+	if (size > DEFAULT_SESSION_LIMITS.maxFileBytes) {
+		state.notSession = true;
+		return size;
+	}
+	try {
+		return scanSessionLines(path, from, state);
+	} catch (error) {
+		if (!(error instanceof LineTooLongError || error instanceof NotARegularFileError)) throw error;
+		state.notSession = true;
+		return size;
+	}
 }
 
 function sessionFileNames(directory: string): string[] | undefined {

@@ -1,6 +1,12 @@
 import { isSessionEntry, toSessionHeader } from "./entry-parse.js";
 import type { SessionIo } from "./io.js";
-import { readLines } from "./line-reader.js";
+import {
+	DEFAULT_SESSION_LIMITS,
+	SessionFileTooLargeError,
+	type SessionLimits,
+	SessionLineTooLongError,
+} from "./limits.js";
+import { LineTooLongError, readLines } from "./line-reader.js";
 import { isRecord } from "./message-guards.js";
 import { migrateRecords } from "./migrations.js";
 import type { SessionEntry, SessionHeader, WarningSink } from "./types.js";
@@ -10,8 +16,11 @@ export type TailState =
 	| { kind: "clean" }
 	/** The last line parsed but has no LF: write one before the next record. */
 	| { kind: "torn-valid" }
-	/** The last line is unusable: cut the file back to `completeEnd` before the next record. */
-	| { kind: "torn-invalid"; completeEnd: number };
+	/**
+	 * The last line is unusable: cut the file back to `completeEnd` before the next record, provided
+	 * the file still has the size `end` it had when loaded (else another program wrote since).
+	 */
+	| { kind: "torn-invalid"; completeEnd: number; end: number };
 
 export interface LoadedSessionFile {
 	/** Undefined for an empty file (it gets a header on the first flush). */
@@ -33,9 +42,16 @@ export class NotASessionFileError extends Error {
 /**
  * Loads a session file: reads it in chunks, parses each line, skips torn or invalid lines (one
  * warning per load that counts them), checks that the first usable line is a session header, and
- * migrates older formats in memory.
+ * migrates older formats in memory. Only a regular file is read (`NotARegularFileError` otherwise),
+ * and only within `limits`: a larger file throws `SessionFileTooLargeError`, a longer line
+ * `SessionLineTooLongError`, before it is held in memory.
  */
-export function loadSessionFile(path: string, io: SessionIo, warn: WarningSink): LoadedSessionFile {
+export function loadSessionFile(
+	path: string,
+	io: SessionIo,
+	warn: WarningSink,
+	limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+): LoadedSessionFile {
 	const records: Record<string, unknown>[] = [];
 	let invalidLines = 0;
 	let tornRecord: Record<string, unknown> | undefined;
@@ -55,10 +71,16 @@ export function loadSessionFile(path: string, io: SessionIo, warn: WarningSink):
 	const fd = io.open(path, "r");
 	let read: ReturnType<typeof readLines>;
 	try {
-		read = readLines(io, fd, 0, (text) => {
+		const size = io.size(fd);
+		if (size > limits.maxFileBytes) throw new SessionFileTooLargeError(path, size, limits.maxFileBytes, "open");
+		const onLine = (text: string) => {
 			const record = parse(text);
 			if (record) records.push(record);
-		});
+		};
+		read = readLines(io, fd, 0, onLine, { maxLineBytes: limits.maxLineBytes, end: size });
+	} catch (error) {
+		if (error instanceof LineTooLongError) throw new SessionLineTooLongError(path, error.start, error.maxBytes);
+		throw error;
 	} finally {
 		io.close(fd);
 	}
@@ -95,5 +117,5 @@ export function loadSessionFile(path: string, io: SessionIo, warn: WarningSink):
 
 function tailState(read: ReturnType<typeof readLines>, tornAccepted: boolean): TailState {
 	if (read.tornTail === undefined) return { kind: "clean" };
-	return tornAccepted ? { kind: "torn-valid" } : { kind: "torn-invalid", completeEnd: read.completeEnd };
+	return tornAccepted ? { kind: "torn-valid" } : { kind: "torn-invalid", completeEnd: read.completeEnd, end: read.end };
 }

@@ -2,6 +2,7 @@ import { join, resolve } from "node:path";
 import { SessionFileStore } from "./file-store.js";
 import { isValidSessionId, uuidv7 } from "./ids.js";
 import { nodeIo, type SessionIo } from "./io.js";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./limits.js";
 import { sessionFileName } from "./paths.js";
 import { SessionPersistence } from "./persistence.js";
 import {
@@ -12,19 +13,25 @@ import {
 	type WarningSink,
 } from "./types.js";
 
-/** The file operations and the warning sink a session uses (tests inject both). */
+/** The file operations, the warning sink and the size limits a session uses (tests inject them). */
 export interface StoreOptions {
 	io?: SessionIo;
 	warn?: WarningSink;
+	limits?: SessionLimits;
 }
 
 export interface ResolvedStoreOptions {
 	io: SessionIo;
 	warn: WarningSink;
+	limits: SessionLimits;
 }
 
 export function resolveStoreOptions(options: StoreOptions = {}): ResolvedStoreOptions {
-	return { io: options.io ?? nodeIo, warn: options.warn ?? stderrWarningSink };
+	return {
+		io: options.io ?? nodeIo,
+		warn: options.warn ?? stderrWarningSink,
+		limits: options.limits ?? DEFAULT_SESSION_LIMITS,
+	};
 }
 
 export interface HeaderOptions {
@@ -64,8 +71,8 @@ export interface SessionInit {
 }
 
 /**
- * A new session with a file `<sessionDir>/<timestamp>_<id>.jsonl` that is written once the
- * entries hold an assistant message (immediately, if `entries` already do).
+ * A new session with a file `<sessionDir>/<timestamp>_<id>.jsonl`, written with its first entry
+ * (at once, when `entries` are given: a fork or clone). The file's lock is taken with that write.
  */
 export function newFileSessionInit(
 	header: SessionHeader,
@@ -74,7 +81,8 @@ export function newFileSessionInit(
 	options: ResolvedStoreOptions,
 ): SessionInit {
 	const directory = resolve(sessionDir);
-	const store = new SessionFileStore(join(directory, sessionFileName(header.timestamp, header.id)), options.io);
+	const path = join(directory, sessionFileName(header.timestamp, header.id));
+	const store = new SessionFileStore(path, options.io, undefined, { lock: "first-write", limits: options.limits });
 	const persistence = new SessionPersistence(store, { written: false, needsRewrite: false });
 	try {
 		persistence.flushIfReady(header, entries);

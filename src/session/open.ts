@@ -28,7 +28,7 @@ export function sessionDirFor(location: SessionLocation): string {
 	return resolve(location.sessionDir ?? defaultSessionDir(location.cwd, location.agentDir));
 }
 
-/** A new session whose file appears in the session dir with the first assistant message. */
+/** A new session whose file appears in the session dir with its first entry. */
 export function createSession(options: CreateSessionOptions): Session {
 	const header = createHeader(options);
 	return new Session(newFileSessionInit(header, sessionDirFor(options), [], resolveStoreOptions(options)));
@@ -41,30 +41,38 @@ export function inMemorySession(options: { cwd: string; id?: string; parentSessi
 
 /**
  * Opens a session file. A missing path is a new session that will be written there; an empty
- * file gets a header with the first flush; a file that is not a session throws
+ * file gets a header with the first entry; a file that is not a session throws
  * `Not an Atomic session file: <path>`. `cwd` overrides the header's working directory.
+ * The file is locked before it is read: `SessionFileBusyError` when this process has it open,
+ * `SessionFileLockedError` when another live Atomic process does. Only a regular file within the
+ * size limits is read (`NotARegularFileError`, `SessionFileTooLargeError`, `SessionLineTooLongError`).
  */
 export function openSession(path: string, options: StoreOptions & { cwd?: string } = {}): Session {
 	const resolved = resolveStoreOptions(options);
 	const absolute = resolve(path);
-	// Checked before loading so that a busy file fails fast; the store below takes the claim.
+	// Checked before anything else so that a busy file fails fast; the store below takes the claim.
 	if (isSessionFileClaimed(absolute)) throw new SessionFileBusyError(absolute);
 	const sessionDir = dirname(absolute);
-	if (resolved.io.stat(absolute) === undefined) {
-		const header = createHeader({ cwd: options.cwd ?? process.cwd() });
-		const store = new SessionFileStore(absolute, resolved.io);
-		const persistence = new SessionPersistence(store, { written: false, needsRewrite: false });
-		return new Session({ header, persistence, sessionDir, options: resolved });
+	const store = new SessionFileStore(absolute, resolved.io, undefined, { limits: resolved.limits });
+	try {
+		if (resolved.io.stat(absolute) === undefined) {
+			const header = createHeader({ cwd: options.cwd ?? process.cwd() });
+			const persistence = new SessionPersistence(store, { written: false, needsRewrite: false });
+			return new Session({ header, persistence, sessionDir, options: resolved });
+		}
+		const loaded = loadSessionFile(absolute, resolved.io, resolved.warn, resolved.limits);
+		store.adoptLoadedTail(loaded.tail);
+		const header = loaded.header ?? createHeader({ cwd: options.cwd ?? process.cwd() });
+		const persistence = new SessionPersistence(store, {
+			written: loaded.header !== undefined,
+			needsRewrite: loaded.migratedFrom !== undefined,
+		});
+		const cwd = options.cwd ?? (header.cwd ? undefined : process.cwd());
+		return new Session({ header, entries: loaded.entries, persistence, sessionDir, cwd, options: resolved });
+	} catch (error) {
+		store.close();
+		throw error;
 	}
-	const loaded = loadSessionFile(absolute, resolved.io, resolved.warn);
-	const store = new SessionFileStore(absolute, resolved.io, loaded.tail);
-	const header = loaded.header ?? createHeader({ cwd: options.cwd ?? process.cwd() });
-	const persistence = new SessionPersistence(store, {
-		written: loaded.header !== undefined,
-		needsRewrite: loaded.migratedFrom !== undefined,
-	});
-	const cwd = options.cwd ?? (header.cwd ? undefined : process.cwd());
-	return new Session({ header, entries: loaded.entries, persistence, sessionDir, cwd, options: resolved });
 }
 
 /** `.jsonl` files of a directory, newest modification first (none when it does not exist). */
@@ -110,7 +118,9 @@ export function findRecentSession(location: SessionLocation): string | undefined
 /** Opens the most recent session of this cwd, or creates a new one. */
 export function continueRecentSession(options: CreateSessionOptions): Session {
 	const recent = findRecentSession(options);
-	return recent ? openSession(recent, { io: options.io, warn: options.warn }) : createSession(options);
+	return recent
+		? openSession(recent, { io: options.io, warn: options.warn, limits: options.limits })
+		: createSession(options);
 }
 
 /**
@@ -135,5 +145,9 @@ export function findSessionById(idOrPrefix: string, location: SessionLocation): 
 }
 
 export function openSessionById(idOrPrefix: string, options: CreateSessionOptions): Session {
-	return openSession(findSessionById(idOrPrefix, options), { io: options.io, warn: options.warn });
+	return openSession(findSessionById(idOrPrefix, options), {
+		io: options.io,
+		warn: options.warn,
+		limits: options.limits,
+	});
 }

@@ -1,5 +1,5 @@
 import type { SessionFileStore } from "./file-store.js";
-import { isKnownEntry, type SessionEntry, type SessionHeader } from "./types.js";
+import type { SessionEntry, SessionHeader } from "./types.js";
 
 export function serializeLines(records: readonly object[]): string {
 	let text = "";
@@ -7,21 +7,18 @@ export function serializeLines(records: readonly object[]): string {
 	return text;
 }
 
-function isAssistantEntry(entry: SessionEntry): boolean {
-	return isKnownEntry(entry) && entry.type === "message" && entry.message.role === "assistant";
-}
-
 export interface PersistenceState {
-	/** The header is in the file (false: entries are buffered until the first assistant message). */
+	/** The header is in the file (false: the session has no entry yet, or its first write failed). */
 	written: boolean;
 	/** The file is in an older format: rewrite it as the current one before appending. */
 	needsRewrite: boolean;
 }
 
 /**
- * When and how a session's entries reach its file. Nothing is written until the conversation has
- * an assistant message (a session that never got a reply leaves no file); the first flush writes
- * the header and every buffered entry, later appends one line each.
+ * When and how a session's entries reach its file: each one as it is appended, so that what a
+ * client was told succeeded (a name, a bash result, a model change) is on disk when it is told.
+ * A session without entries leaves no file; the first write puts the header and the entries so
+ * far (several, for a fork or clone) in one go, later appends one line each.
  */
 export class SessionPersistence {
 	private state: PersistenceState;
@@ -65,9 +62,9 @@ export class SessionPersistence {
 		this.store.append(`${JSON.stringify(entry)}\n`);
 	}
 
-	/** Writes the header and all buffered entries once they hold an assistant message. */
+	/** Writes the header and all entries so far, when there are some and the file does not hold them yet. */
 	flushIfReady(header: SessionHeader, entries: readonly SessionEntry[]): void {
-		if (this.state.written || !entries.some(isAssistantEntry)) return;
+		if (this.state.written || entries.length === 0) return;
 		this.store.append(serializeLines([header, ...entries]));
 		this.state = { written: true, needsRewrite: false };
 	}

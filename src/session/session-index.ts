@@ -1,11 +1,14 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readOptionalTextFileSync } from "../platform/regular-file.js";
 import { isRecord } from "./message-guards.js";
 import type { SessionScanState } from "./session-scan.js";
 
 /** The listing cache kept in each session directory. */
 export const SESSION_INDEX_FILE = ".atomic-session-index.json";
 const INDEX_VERSION = 1;
+/** A larger index is not read (it is rebuilt from the files). */
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** What listing knew about one file, and the file's size, mtime and inode when it knew it. */
 export interface IndexRecord {
@@ -22,7 +25,9 @@ export function readSessionIndex(dir: string): Map<string, IndexRecord> {
 	const records = new Map<string, IndexRecord>();
 	let value: unknown;
 	try {
-		value = JSON.parse(readFileSync(join(dir, SESSION_INDEX_FILE), "utf8"));
+		const text = readOptionalTextFileSync(join(dir, SESSION_INDEX_FILE), { maxBytes: MAX_INDEX_BYTES });
+		if (text === undefined) return records;
+		value = JSON.parse(text);
 	} catch (error) {
 		// No index yet, or one left unreadable: listing rebuilds it from the files.
 		if (error instanceof SyntaxError || (error instanceof Error && "code" in error)) return records;

@@ -1,6 +1,7 @@
 import { messageText } from "../agent/messages.js";
 import { toSessionHeader } from "./entry-parse.js";
 import { nodeIo, type SessionIo } from "./io.js";
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from "./limits.js";
 import { readLines } from "./line-reader.js";
 import { isAgentMessage, isRecord } from "./message-guards.js";
 
@@ -27,16 +28,24 @@ export function emptyScanState(): SessionScanState {
 /**
  * Reads the complete lines of `path` from byte `from` and folds them into `state` (mutated).
  * Returns the offset just after the last complete line: the next scan starts there, so a torn
- * last line is read again once it is complete.
+ * last line is read again once it is complete. Throws `LineTooLongError` for a line over the
+ * limit, and `NotARegularFileError` for what is not a regular file.
  */
-export function scanSessionLines(path: string, from: number, state: SessionScanState, io: SessionIo = nodeIo): number {
+export function scanSessionLines(
+	path: string,
+	from: number,
+	state: SessionScanState,
+	io: SessionIo = nodeIo,
+	limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+): number {
 	const fd = io.open(path, "r");
 	try {
-		return readLines(io, fd, from, (text) => {
+		const onLine = (text: string) => {
 			if (state.notSession || text.trim() === "") return;
 			const record = parseRecord(text);
 			if (record) foldRecord(state, record);
-		}).completeEnd;
+		};
+		return readLines(io, fd, from, onLine, { maxLineBytes: limits.maxLineBytes, end: io.size(fd) }).completeEnd;
 	} finally {
 		io.close(fd);
 	}

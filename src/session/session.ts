@@ -1,6 +1,6 @@
-import { copyFileSync } from "node:fs";
 import { type AgentMessage, messageText } from "../agent/messages.js";
 import type { ThinkingLevel } from "../llm/types.js";
+import { copyRegularFileSync } from "../platform/regular-file.js";
 import { buildContextEntries, buildSessionContext } from "./context.js";
 import { branchedEntries } from "./fork.js";
 import { createEntryId } from "./ids.js";
@@ -28,6 +28,7 @@ import {
 	type TreeNode,
 } from "./types.js";
 
+/** Refusal to branch a session whose file does not hold it (its first write failed). */
 export const NOT_SAVED_MESSAGE =
 	"This session has not been saved yet. Wait for the first assistant response before cloning or forking it.";
 
@@ -74,7 +75,7 @@ export class Session {
 		return this.persistence?.path;
 	}
 
-	/** Whether the session is in its file (false while buffered, and always in memory). */
+	/** Whether the session is in its file (false before its first entry, and always in memory). */
 	get isPersisted(): boolean {
 		return this.persistence?.written ?? false;
 	}
@@ -148,9 +149,9 @@ export class Session {
 	}
 
 	/**
-	 * Appends an entry under the leaf and makes it the leaf. When the file cannot be updated the
-	 * error is thrown and nothing changed: the file is back to its previous size, the entry is gone
-	 * and the leaf is where it was (entries buffered before a failed first flush stay buffered).
+	 * Appends an entry under the leaf, makes it the leaf and writes it to the file before returning.
+	 * When the file cannot be updated the error is thrown and nothing changed: the file is back to
+	 * its previous size, the entry is gone and the leaf is where it was.
 	 */
 	append<T extends KnownEntry>(fields: NewEntry<T>): T;
 	append(fields: NewEntry): KnownEntry {
@@ -270,7 +271,7 @@ export class Session {
 	writeBackup(label = "compact"): string | undefined {
 		if (!this.persistence?.written) return undefined;
 		const path = backupFilePath(this.persistence.path, label);
-		copyFileSync(this.persistence.path, path);
+		copyRegularFileSync(this.persistence.path, path, { maxBytes: this.options.limits.maxFileBytes });
 		return path;
 	}
 

@@ -88,14 +88,18 @@ function findOccurrences(haystack: string, needle: string): number[] {
 	}
 }
 
-/** Finds the single place `oldText` occurs in `content`; both are expected with LF line endings. */
-export function findUniqueMatch(content: string, oldText: string): MatchResult {
+/**
+ * Finds the single place `oldText` occurs in `content`; both are expected with LF line endings.
+ * `tolerant: false` skips the tolerant match (its cost grows with the size of `content`).
+ */
+export function findUniqueMatch(content: string, oldText: string, options: { tolerant?: boolean } = {}): MatchResult {
 	if (oldText === "") return { kind: "notFound" };
 	const exact = findOccurrences(content, oldText);
 	if (exact.length > 1) return { kind: "notUnique", count: exact.length };
 	const [exactStart] = exact;
 	if (exactStart !== undefined)
 		return { kind: "found", start: exactStart, end: exactStart + oldText.length, tolerant: false };
+	if (options.tolerant === false) return { kind: "notFound" };
 
 	const needle = normalizeForMatch(oldText);
 	// Text that is only whitespace once normalised (blank lines) would match almost anywhere.

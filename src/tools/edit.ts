@@ -1,13 +1,23 @@
-import { readFile, writeFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import type { Static } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
 import type { EditDiff } from "./edit-diff.js";
+import { LfView, toLf, withEndingsOf } from "./edit-endings.js";
 import { findUniqueMatch } from "./edit-match.js";
-import { errorMessage, statExisting, throwIfAborted } from "./file-access.js";
+import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
+import { formatSize } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
+
+/** Files are edited in memory; larger ones are left to bash (sed, patch). */
+export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
+/**
+ * Forgiving matching (whitespace, quotes, dashes) builds a normalised copy of the file on the main
+ * thread, about a second per 4 MB: larger files are matched exactly only.
+ */
+export const TOLERANT_MATCH_MAX_CHARS = 2 * 1024 * 1024;
 
 const replacementSchema = Type.Object({
 	oldText: Type.String({ description: "Exact text to find (must occur exactly once)" }),
@@ -26,6 +36,9 @@ const editSchema = Type.Object({
 });
 
 export type EditToolDetails = EditDiff;
+
+/** An error whose message is already the whole answer (not wrapped in "Cannot read ..."). */
+class EditRefusal extends Error {}
 
 interface PlannedEdit {
 	oldText: string;
@@ -51,33 +64,34 @@ function planEdits(args: Static<typeof editSchema>): PlannedEdit[] {
 	return [{ oldText: args.oldText, newText: args.newText, label: undefined }];
 }
 
-function toLf(text: string): string {
-	return text.replaceAll("\r\n", "\n");
-}
-
-/** The file's style is that of its first line break. */
-function usesCrlf(text: string): boolean {
-	const firstNewline = text.indexOf("\n");
-	return firstNewline > 0 && text[firstNewline - 1] === "\r";
-}
-
 function withLabel(label: string | undefined, message: string): string {
 	return label === undefined ? message : `${label}: ${message}`;
 }
 
-/** Applies the edits one after another to the LF text; throws naming the edit that failed. */
+/**
+ * Applies the edits one after another, each on the result of the previous one; throws naming the
+ * edit that failed. Matching sees the text with LF line breaks; the replacement is spliced into
+ * the text as it is, so lines outside each replaced region keep their endings.
+ */
 function applyEdits(content: string, edits: PlannedEdit[], displayPath: string): string {
 	let current = content;
 	for (const edit of edits) {
 		if (edit.oldText === "") {
 			throw new Error(withLabel(edit.label, "oldText must not be empty."));
 		}
-		const match = findUniqueMatch(current, toLf(edit.oldText));
+		const view = new LfView(current);
+		const match = findUniqueMatch(view.text, toLf(edit.oldText), {
+			tolerant: view.text.length <= TOLERANT_MATCH_MAX_CHARS,
+		});
 		if (match.kind === "notFound") {
+			const exactOnly =
+				view.text.length > TOLERANT_MATCH_MAX_CHARS
+					? ` (files over ${formatSize(TOLERANT_MATCH_MAX_CHARS)} are matched exactly, without forgiving whitespace or quotes)`
+					: "";
 			throw new Error(
 				withLabel(
 					edit.label,
-					`Could not find the exact text in ${displayPath}. The old text must match exactly, including all whitespace and newlines.`,
+					`Could not find the exact text in ${displayPath}. The old text must match exactly, including all whitespace and newlines.${exactOnly}`,
 				),
 			);
 		}
@@ -89,9 +103,46 @@ function applyEdits(content: string, edits: PlannedEdit[], displayPath: string):
 				),
 			);
 		}
-		current = current.slice(0, match.start) + toLf(edit.newText) + current.slice(match.end);
+		const start = view.toOriginal(match.start);
+		const end = view.toOriginal(match.end);
+		current = current.slice(0, start) + withEndingsOf(current, start, end, edit.newText) + current.slice(end);
 	}
 	return current;
+}
+
+function tooLarge(displayPath: string, size: number): EditRefusal {
+	return new EditRefusal(
+		`${displayPath} is too large to edit (${formatSize(size)}; at most ${formatSize(MAX_EDIT_BYTES)}). Use bash (sed, patch) instead.`,
+	);
+}
+
+/** Reads the whole file through the open handle, to its end (it is edited in memory). */
+async function readWhole(handle: FileHandle, displayPath: string): Promise<string> {
+	const { size } = await handle.stat();
+	if (size > MAX_EDIT_BYTES) throw tooLarge(displayPath, size);
+	const chunks: Buffer[] = [];
+	let length = 0;
+	for (;;) {
+		const chunk = Buffer.allocUnsafe(Math.max(64 * 1024, size + 1 - length));
+		const { bytesRead } = await handle.read(chunk, 0, chunk.length, length);
+		if (bytesRead === 0) break;
+		chunks.push(chunk.subarray(0, bytesRead));
+		length += bytesRead;
+		// The file grew past the limit while it was read.
+		if (length > MAX_EDIT_BYTES) throw tooLarge(displayPath, length);
+	}
+	return Buffer.concat(chunks, length).toString("utf8");
+}
+
+/** Replaces the file's content through the open handle: emptied, then written from the start. */
+async function rewrite(handle: FileHandle, text: string): Promise<void> {
+	const bytes = Buffer.from(text, "utf8");
+	await handle.truncate(0);
+	let offset = 0;
+	while (offset < bytes.length) {
+		const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, offset);
+		offset += bytesWritten;
+	}
 }
 
 export function createEditTool(options: ToolOptions): AgentTool<typeof editSchema, EditToolDetails> {
@@ -109,31 +160,36 @@ export function createEditTool(options: ToolOptions): AgentTool<typeof editSchem
 			const displayPath = args.path;
 			const absolutePath = resolveToolPath(displayPath, options.cwd);
 			return withFileMutationQueue(absolutePath, async () => {
-				const stats = await statExisting(absolutePath, displayPath);
-				if (stats.isDirectory()) throw new Error(`${displayPath} is a directory, not a file`);
+				const handle = await openToolFile(absolutePath, displayPath, "readWrite", {
+					verb: "edit",
+					directoryMessage: `${displayPath} is a directory, not a file`,
+				});
 				let raw: string;
+				let updatedRaw: string;
 				try {
-					raw = await readFile(absolutePath, "utf8");
-				} catch (error) {
-					throw new Error(`Cannot read ${displayPath}: ${errorMessage(error)}`, { cause: error });
-				}
-				throwIfAborted(signal);
+					try {
+						raw = await readWhole(handle, displayPath);
+					} catch (error) {
+						if (error instanceof EditRefusal) throw error;
+						throw new Error(`Cannot read ${displayPath}: ${errorMessage(error)}`, { cause: error });
+					}
+					throwIfAborted(signal);
 
-				const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
-				const withoutBom = raw.slice(bom.length);
-				const crlf = usesCrlf(withoutBom);
-				const original = toLf(withoutBom);
-				const updated = applyEdits(original, edits, displayPath);
-				if (updated === original) {
-					throw new Error(`No changes made to ${displayPath}. The replacement produced identical content.`);
-				}
+					const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
+					const updated = applyEdits(raw.slice(bom.length), edits, displayPath);
+					updatedRaw = bom + updated;
+					if (updatedRaw === raw) {
+						throw new Error(`No changes made to ${displayPath}. The replacement produced identical content.`);
+					}
 
-				throwIfAborted(signal);
-				const restored = crlf ? updated.replaceAll("\n", "\r\n") : updated;
-				try {
-					await writeFile(absolutePath, bom + restored, "utf8");
-				} catch (error) {
-					throw new Error(`Cannot write ${displayPath}: ${errorMessage(error)}`, { cause: error });
+					throwIfAborted(signal);
+					try {
+						await rewrite(handle, updatedRaw);
+					} catch (error) {
+						throw new Error(`Cannot write ${displayPath}: ${errorMessage(error)}`, { cause: error });
+					}
+				} finally {
+					await handle.close();
 				}
 
 				const text =
@@ -142,7 +198,9 @@ export function createEditTool(options: ToolOptions): AgentTool<typeof editSchem
 						: `Successfully replaced text in ${displayPath}.`;
 				// The diff library is loaded with the first edit.
 				const { buildEditDiff } = await import("./edit-diff.js");
-				return { content: [{ type: "text", text }], details: buildEditDiff(displayPath, original, updated) };
+				const before = toLf(raw.slice(raw.startsWith("\uFEFF") ? 1 : 0));
+				const after = toLf(updatedRaw.slice(updatedRaw.startsWith("\uFEFF") ? 1 : 0));
+				return { content: [{ type: "text", text }], details: buildEditDiff(displayPath, before, after) };
 			});
 		},
 	};

@@ -1,15 +1,11 @@
 import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { stat } from "node:fs/promises";
+import { errorCode, errorMessage } from "../platform/errors.js";
+import { NotARegularFileError } from "../platform/file-kind.js";
+import { type OpenMode, openRegularFile } from "../platform/regular-file.js";
 
-/** The `code` of a Node.js system error (ENOENT, EISDIR...), if it has one. */
-export function errorCode(error: unknown): string | undefined {
-	if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
-	return undefined;
-}
-
-export function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
+export { errorCode, errorMessage };
 
 /**
  * Stats a path a tool must find, turning "does not exist" into the message models know.
@@ -24,6 +20,43 @@ export async function statExisting(absolutePath: string, displayPath: string): P
 			throw new Error(`File not found: ${displayPath}`, { cause: error });
 		}
 		throw new Error(`Cannot access ${displayPath}: ${errorMessage(error)}`, { cause: error });
+	}
+}
+
+export interface ToolFileOptions {
+	/** "read", "write", "edit": the verb of the error messages. */
+	verb: string;
+	/** The whole message when the path is a directory. */
+	directoryMessage: string;
+}
+
+/**
+ * Opens a file a tool works on. Only regular files are accepted: a FIFO, socket or device is
+ * refused before it is opened (it could block for ever or never end), and the open itself never
+ * blocks. Errors are worded for the model: "File not found: <path>", "<path> is a directory...",
+ * "Cannot read <path>: it is a FIFO (named pipe), not a regular file".
+ */
+export async function openToolFile(
+	absolutePath: string,
+	displayPath: string,
+	mode: OpenMode,
+	options: ToolFileOptions,
+): Promise<FileHandle> {
+	try {
+		return await openRegularFile(absolutePath, mode, displayPath);
+	} catch (error) {
+		if (error instanceof NotARegularFileError) {
+			if (error.kind === "a directory") throw new Error(options.directoryMessage, { cause: error });
+			throw new Error(`Cannot ${options.verb} ${displayPath}: it is ${error.kind}, not a regular file`, {
+				cause: error,
+			});
+		}
+		const code = errorCode(error);
+		if (code === "EISDIR") throw new Error(options.directoryMessage, { cause: error });
+		if ((code === "ENOENT" || code === "ENOTDIR") && mode !== "write") {
+			throw new Error(`File not found: ${displayPath}`, { cause: error });
+		}
+		throw new Error(`Cannot ${options.verb} ${displayPath}: ${errorMessage(error)}`, { cause: error });
 	}
 }
 

@@ -1,10 +1,14 @@
-import { access, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { Ignore } from "ignore";
+import { readOptionalTextFile } from "../platform/regular-file.js";
 import { isFileSystemError } from "./search-support.js";
 
 /** Files whose rules the walk honours. `.ignore` is read last so its rules win, as in ripgrep and fd. */
 export const IGNORE_FILE_NAMES: readonly string[] = [".gitignore", ".ignore"];
+
+/** Ignore files larger than this are not read (a real one is a few KB). */
+const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
 
 // Git matches case-insensitively on the file systems that are (by default) case-insensitive.
 const IGNORE_CASE = process.platform === "darwin" || process.platform === "win32";
@@ -99,11 +103,14 @@ async function exists(path: string): Promise<boolean> {
 async function readRules(directory: string, names: readonly string[]): Promise<Ignore | undefined> {
 	let rules: Ignore | undefined;
 	for (const name of names) {
-		const text = await readFile(join(directory, name), "utf8").catch((error: unknown) => {
-			// A missing or unreadable ignore file simply adds no rules.
-			if (isFileSystemError(error)) return undefined;
-			throw error;
-		});
+		// Only regular files are read: an ignore file that is a FIFO must not hold up the walk.
+		const text = await readOptionalTextFile(join(directory, name), { maxBytes: MAX_IGNORE_FILE_BYTES }).catch(
+			(error: unknown) => {
+				// A missing, unreadable, special or oversized ignore file simply adds no rules.
+				if (isFileSystemError(error)) return undefined;
+				throw error;
+			},
+		);
 		if (text === undefined) continue;
 		// The rules library is loaded with the first ignore file found.
 		rules ??= (await import("ignore")).default({ ignorecase: IGNORE_CASE });

@@ -1,8 +1,9 @@
-import { open, readFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
-import { errorMessage, statExisting, throwIfAborted } from "./file-access.js";
+import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { resolveToolPath } from "./paths.js";
+import { type LineSelection, selectLines } from "./read-selection.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
 
@@ -20,6 +21,9 @@ const readSchema = Type.Object({
 export interface ReadToolDetails {
 	truncation?: TruncationResult;
 }
+
+/** An error whose message is already the whole answer (not wrapped in "Cannot read ..."). */
+class ReadRefusal extends Error {}
 
 type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
@@ -41,22 +45,16 @@ export function detectImageMimeType(bytes: Uint8Array): ImageMimeType | undefine
 	return undefined;
 }
 
-async function readFirstBytes(absolutePath: string, count: number): Promise<Uint8Array> {
-	const handle = await open(absolutePath, "r");
-	try {
-		const buffer = Buffer.alloc(count);
-		const { bytesRead } = await handle.read(buffer, 0, count, 0);
-		return buffer.subarray(0, bytesRead);
-	} finally {
-		await handle.close();
+/** Up to `count` bytes from `position`, fewer at the end of the file. */
+async function readBytes(handle: FileHandle, count: number, position: number): Promise<Buffer> {
+	const buffer = Buffer.alloc(count);
+	let length = 0;
+	while (length < count) {
+		const { bytesRead } = await handle.read(buffer, length, count - length, position + length);
+		if (bytesRead === 0) break;
+		length += bytesRead;
 	}
-}
-
-/** Splits like truncateHead does: a final newline ends the last line rather than starting another. */
-function splitFileLines(text: string): string[] {
-	const lines = text.split("\n");
-	if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-	return lines;
+	return buffer.subarray(0, length);
 }
 
 /** The path as a shell word for the hint; quoted (and made absolute) only when it needs it. */
@@ -68,26 +66,43 @@ function shellPath(displayPath: string, absolutePath: string): string {
 interface TextSelection {
 	displayPath: string;
 	absolutePath: string;
-	text: string;
 	offset: number | undefined;
 	limit: number | undefined;
 }
 
-function formatTextSelection(selection: TextSelection): AgentToolResult<ReadToolDetails> {
-	const { displayPath, text, offset, limit } = selection;
-	const lines = splitFileLines(text.startsWith("\uFEFF") ? text.slice(1) : text);
-	const totalLines = lines.length;
+/** The selected lines as `truncateHead` sees them, with the totals of the whole selection. */
+function truncateSelection(selection: LineSelection): TruncationResult {
+	const truncation = truncateHead(selection.kept.join("\n"));
+	if (selection.complete) return truncation;
+	// Only part of the selection was held (it is over the limits): report the totals of all of it.
+	return { ...truncation, totalLines: selection.selectedLines, totalBytes: selection.selectedBytes };
+}
+
+async function readTextSelection(
+	handle: FileHandle,
+	request: TextSelection,
+	signal: AbortSignal | undefined,
+): Promise<AgentToolResult<ReadToolDetails>> {
+	const { displayPath, offset, limit } = request;
 	const startIndex = (offset ?? 1) - 1;
+	const selection = await selectLines(handle, {
+		startIndex,
+		limit,
+		maxLines: DEFAULT_MAX_LINES,
+		maxBytes: DEFAULT_MAX_BYTES,
+		signal,
+	});
+	const totalLines = selection.totalLines;
 	if (startIndex >= totalLines) {
-		throw new Error(`Offset ${offset} is beyond end of file (${totalLines} lines total)`);
+		throw new ReadRefusal(`Offset ${offset} is beyond end of file (${totalLines} lines total)`);
 	}
 	const endIndex = limit === undefined ? totalLines : Math.min(totalLines, startIndex + limit);
 	const startLine = startIndex + 1;
-	const truncation = truncateHead(lines.slice(startIndex, endIndex).join("\n"));
+	const truncation = truncateSelection(selection);
 
 	if (truncation.firstLineExceedsLimit) {
-		const lineSize = formatSize(Buffer.byteLength(lines[startIndex] ?? "", "utf8"));
-		const command = `sed -n '${startLine}p' ${shellPath(displayPath, selection.absolutePath)} | head -c ${DEFAULT_MAX_BYTES}`;
+		const lineSize = formatSize(selection.firstLineBytes);
+		const command = `sed -n '${startLine}p' ${shellPath(displayPath, request.absolutePath)} | head -c ${DEFAULT_MAX_BYTES}`;
 		const text = `[Line ${startLine} is ${lineSize}, over the ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: ${command}]`;
 		return { content: [{ type: "text", text }], details: { truncation } };
 	}
@@ -106,6 +121,44 @@ function formatTextSelection(selection: TextSelection): AgentToolResult<ReadTool
 	return { content: [{ type: "text", text: content }], details: {} };
 }
 
+/** Reads an opened regular file: an image whole (bounded), text by the requested lines only. */
+async function readOpenFile(
+	handle: FileHandle,
+	request: TextSelection,
+	signal: AbortSignal | undefined,
+): Promise<AgentToolResult<ReadToolDetails>> {
+	const { displayPath } = request;
+	const { size } = await handle.stat();
+	const head = await readBytes(handle, SNIFF_BYTES, 0);
+	throwIfAborted(signal);
+	const mimeType = detectImageMimeType(head);
+	if (mimeType === undefined && head.includes(0)) {
+		throw new ReadRefusal(
+			`Cannot read ${displayPath}: it is a binary file (${formatSize(size)}), ` +
+				"not text or a supported image (PNG, JPEG, GIF, WebP).",
+		);
+	}
+	if (mimeType === undefined) return readTextSelection(handle, request, signal);
+	if (size > MAX_IMAGE_BYTES) {
+		const text = `Image file ${displayPath} is ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images.`;
+		return { content: [{ type: "text", text }], details: {}, isError: true };
+	}
+	// One byte more than the limit shows a file that grew past it since the stat.
+	const data = await readBytes(handle, MAX_IMAGE_BYTES + 1, 0);
+	throwIfAborted(signal);
+	if (data.length > MAX_IMAGE_BYTES) {
+		const text = `Image file ${displayPath} is over the ${formatSize(MAX_IMAGE_BYTES)} limit for images.`;
+		return { content: [{ type: "text", text }], details: {}, isError: true };
+	}
+	return {
+		content: [
+			{ type: "text", text: `Read image file [${mimeType}]` },
+			{ type: "image", data: data.toString("base64"), mimeType },
+		],
+		details: {},
+	};
+}
+
 export function createReadTool(options: ToolOptions): AgentTool<typeof readSchema, ReadToolDetails> {
 	return {
 		name: "read",
@@ -120,54 +173,23 @@ export function createReadTool(options: ToolOptions): AgentTool<typeof readSchem
 			throwIfAborted(signal);
 			const displayPath = args.path;
 			const absolutePath = resolveToolPath(displayPath, options.cwd);
-			const stats = await statExisting(absolutePath, displayPath);
-			if (stats.isDirectory()) throw new Error(`${displayPath} is a directory (use ls to list it)`);
-
-			let head: Uint8Array;
+			const handle = await openToolFile(absolutePath, displayPath, "read", {
+				verb: "read",
+				directoryMessage: `${displayPath} is a directory (use ls to list it)`,
+			});
 			try {
-				head = await readFirstBytes(absolutePath, SNIFF_BYTES);
-			} catch (error) {
-				throw new Error(`Cannot read ${displayPath}: ${errorMessage(error)}`, { cause: error });
-			}
-			throwIfAborted(signal);
-
-			const mimeType = detectImageMimeType(head);
-			if (mimeType === undefined && head.includes(0)) {
-				throw new Error(
-					`Cannot read ${displayPath}: it is a binary file (${formatSize(stats.size)}), ` +
-						"not text or a supported image (PNG, JPEG, GIF, WebP).",
+				return await readOpenFile(
+					handle,
+					{ displayPath, absolutePath, offset: args.offset, limit: args.limit },
+					signal,
 				);
-			}
-			if (mimeType !== undefined && stats.size > MAX_IMAGE_BYTES) {
-				const text = `Image file ${displayPath} is ${formatSize(stats.size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images.`;
-				return { content: [{ type: "text", text }], details: {}, isError: true };
-			}
-
-			let data: Buffer;
-			try {
-				data = await readFile(absolutePath, { signal });
 			} catch (error) {
 				throwIfAborted(signal);
+				if (error instanceof ReadRefusal) throw error;
 				throw new Error(`Cannot read ${displayPath}: ${errorMessage(error)}`, { cause: error });
+			} finally {
+				await handle.close();
 			}
-			throwIfAborted(signal);
-
-			if (mimeType !== undefined) {
-				return {
-					content: [
-						{ type: "text", text: `Read image file [${mimeType}]` },
-						{ type: "image", data: data.toString("base64"), mimeType },
-					],
-					details: {},
-				};
-			}
-			return formatTextSelection({
-				displayPath,
-				absolutePath,
-				text: data.toString("utf8"),
-				offset: args.offset,
-				limit: args.limit,
-			});
 		},
 	};
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { ensureDirectorySync } from "../platform/ensure-directory.js";
 import { formatSize } from "./truncate.js";
 
 /** The full-output file stops growing at this size and ends with a marker line. */
@@ -30,7 +31,7 @@ export class SpillFile {
 	static create(dir: string, maxBytes: number = MAX_SPILL_BYTES): SpillFile | undefined {
 		const path = join(dir, `atomic-bash-${randomBytes(8).toString("hex")}.log`);
 		try {
-			mkdirSync(dir, { recursive: true, mode: 0o700 });
+			ensureDirectorySync(dir, { mode: 0o700 });
 			return new SpillFile(path, openSync(path, "wx", 0o600), maxBytes);
 		} catch (error) {
 			// The output is still returned, only without a full copy on disk.

@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AgentTool } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
-import { errorCode, errorMessage, throwIfAborted } from "./file-access.js";
+import { ensureDirectory } from "../platform/ensure-directory.js";
+import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
 import type { ToolOptions } from "./types.js";
@@ -27,11 +27,22 @@ export function createWriteTool(options: ToolOptions): AgentTool<typeof writeSch
 			await withFileMutationQueue(absolutePath, async () => {
 				throwIfAborted(signal);
 				try {
-					await mkdir(dirname(absolutePath), { recursive: true });
-					await writeFile(absolutePath, args.content, "utf8");
+					await ensureDirectory(dirname(absolutePath));
 				} catch (error) {
-					if (errorCode(error) === "EISDIR") throw new Error(`${displayPath} is a directory`, { cause: error });
 					throw new Error(`Cannot write ${displayPath}: ${errorMessage(error)}`, { cause: error });
+				}
+				// Opened without truncating: a special file is refused before anything is changed.
+				const handle = await openToolFile(absolutePath, displayPath, "write", {
+					verb: "write",
+					directoryMessage: `${displayPath} is a directory`,
+				});
+				try {
+					await handle.truncate(0);
+					await handle.writeFile(args.content, "utf8");
+				} catch (error) {
+					throw new Error(`Cannot write ${displayPath}: ${errorMessage(error)}`, { cause: error });
+				} finally {
+					await handle.close();
 				}
 			});
 			const bytes = Buffer.byteLength(args.content, "utf8");

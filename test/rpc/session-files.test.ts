@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply } from "../support/llm-server.js";
+import { expectExitOnEof } from "../support/responsive.js";
 import type { RpcAgent } from "../support/rpc-process.js";
 import { jsonlFiles, readJsonl, startAgent, transcript, useRpcHarness } from "./helpers.js";
 
@@ -25,11 +26,15 @@ async function twoTurns(agent: RpcAgent) {
 }
 
 describe("session files", () => {
-	it("exist only once the first assistant message is in", async () => {
+	it("exist with the first entry: what a client was told succeeded is on disk when it is told", async () => {
 		const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
 		const { sessionFile } = await state(agent);
 		expect(sessionFile.startsWith(`${sessionDir}/`)).toBe(true);
+		expect(existsSync(sessionFile)).toBe(false);
 		await agent.ok({ type: "set_session_name", name: "early" });
+		expect(readJsonl(sessionFile).map((record) => record.type)).toEqual(["session", "session_info"]);
+		await agent.ok({ type: "bash", command: "echo early" });
+		expect(readJsonl(sessionFile).at(-1)).toMatchObject({ message: { role: "bashExecution", command: "echo early" } });
 		harness.server.enqueue({ ...textReply("held"), fault: "stall", faultAfterFrames: 3 });
 		const start = agent.mark();
 		await agent.request({ type: "prompt", message: "hello" });
@@ -38,12 +43,53 @@ describe("session files", () => {
 			(record) => (record.message as { role: string }).role === "assistant",
 			start,
 		);
-		expect(existsSync(sessionFile)).toBe(false);
+		// The prompt is on disk while its reply streams.
+		expect(readJsonl(sessionFile).at(-1)).toMatchObject({ message: { role: "user" } });
 		await agent.ok({ type: "abort" });
 		await agent.waitForEvent("agent_settled", () => true, start);
 		const records = readJsonl(sessionFile);
-		expect(records.map((record) => record.type)).toEqual(["session", "session_info", "message", "message"]);
-		expect(records[3]).toMatchObject({ message: { role: "assistant", stopReason: "aborted" } });
+		expect(records.map((record) => record.type)).toEqual(["session", "session_info", "message", "message", "message"]);
+		expect(records[4]).toMatchObject({ message: { role: "assistant", stopReason: "aborted" } });
+	});
+
+	it("keep a name and a bash result given before any reply across new_session and exit", async () => {
+		const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
+		const first = (await state(agent)).sessionFile;
+		await agent.ok({ type: "set_session_name", name: "before new" });
+		await agent.ok({ type: "bash", command: "echo one" });
+		await agent.ok({ type: "new_session" });
+		const second = (await state(agent)).sessionFile;
+		await agent.ok({ type: "bash", command: "echo two" });
+		await agent.ok({ type: "set_session_name", name: "before exit" });
+		await expectExitOnEof(agent);
+		expect(jsonlFiles(sessionDir).sort()).toEqual([first, second].sort());
+		expect(readJsonl(first).slice(1)).toMatchObject([
+			{ type: "session_info", name: "before new" },
+			{ message: { role: "bashExecution", command: "echo one" } },
+		]);
+		expect(readJsonl(second).slice(1)).toMatchObject([
+			{ message: { role: "bashExecution", command: "echo two" } },
+			{ type: "session_info", name: "before exit" },
+		]);
+	});
+
+	it("record a bash result that arrived during a run when the run ends, not at the next prompt", async () => {
+		const { agent } = await startAgent(harness.server, { sessions: true });
+		harness.server.enqueue({
+			...textReply("slow reply", { delayMs: 100 }),
+			blocks: [{ type: "text", text: "slow reply", chunks: 5 }],
+		});
+		const start = agent.mark();
+		await agent.request({ type: "prompt", message: "take your time" });
+		await agent.waitForEvent(
+			"message_start",
+			(record) => (record.message as { role: string }).role === "assistant",
+			start,
+		);
+		await agent.ok({ type: "bash", command: "echo during" });
+		await agent.waitForEvent("agent_settled", () => true, start);
+		const { sessionFile } = await state(agent);
+		expect(readJsonl(sessionFile).at(-1)).toMatchObject({ message: { role: "bashExecution", command: "echo during" } });
 	});
 
 	it("--no-session writes no file at all", async () => {
@@ -171,11 +217,9 @@ describe("session files", () => {
 			success: false,
 			error: "Cannot clone session: no current entry selected",
 		});
-		await agent.ok({ type: "set_session_name", name: "not saved yet" });
-		expect(await agent.request({ id: "c-unsaved", type: "clone" })).toMatchObject({
-			success: false,
-			error: "This session has not been saved yet. Wait for the first assistant response before cloning or forking it.",
-		});
+		// A session holding only a name is already on disk: it can be cloned.
+		await agent.ok({ type: "set_session_name", name: "named early" });
+		expect(await agent.request({ id: "c-early", type: "clone" })).toMatchObject({ success: true });
 		const { before } = await twoTurns(agent);
 		expect(await agent.request({ id: "c1", type: "clone" })).toEqual({
 			id: "c1",

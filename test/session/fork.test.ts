@@ -2,7 +2,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSession, inMemorySession, openSession } from "../../src/session/open.js";
-import { NOT_SAVED_MESSAGE } from "../../src/session/session.js";
 import { assistant, user, useTempDir } from "./helpers.js";
 
 const temp = useTempDir();
@@ -80,16 +79,18 @@ describe("forkBefore", () => {
 		expect(existsSync(fork.file ?? "")).toBe(false);
 	});
 
-	it("refuses entries that are not user messages, and sessions not saved yet", () => {
+	it("refuses entries that are not user messages, and branches a session as soon as it has entries", () => {
 		const { session, a1, label } = savedSession();
 		expect(() => session.forkBefore(a1.id)).toThrow("Invalid entry ID for forking");
 		expect(() => session.forkBefore(label.id)).toThrow("Invalid entry ID for forking");
 		expect(() => session.forkBefore("missing")).toThrow("Invalid entry ID for forking");
 
-		const unsaved = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
-		const question = unsaved.appendMessage(user("q"));
-		expect(() => unsaved.forkBefore(question.id)).toThrow(NOT_SAVED_MESSAGE);
-		expect(() => unsaved.cloneAtLeaf()).toThrow(NOT_SAVED_MESSAGE);
+		// Every entry is on disk once appended: a session with one question can be branched already.
+		const early = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
+		const question = early.appendMessage(user("q"));
+		expect(early.isPersisted).toBe(true);
+		expect(() => temp.track(early.cloneAtLeaf())).not.toThrow();
+		expect(temp.track(early.forkBefore(question.id).session).entries()).toEqual([]);
 	});
 
 	it("forks in memory without a parent session", () => {
@@ -135,14 +136,14 @@ describe("cloneAtLeaf", () => {
 		expect(reopened.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 	});
 
-	it("refuses an empty position and writes a clone without replies only later", () => {
+	it("refuses an empty position and writes a clone without replies at once", () => {
 		const { session } = savedSession();
 		session.resetLeaf();
 		expect(() => session.cloneAtLeaf()).toThrow("Cannot clone session: no current entry selected");
 		session.appendMessage(user("new root"));
 		const clone = temp.track(session.cloneAtLeaf());
 		expect(clone.entries()).toHaveLength(1);
-		expect(existsSync(clone.file ?? "")).toBe(false);
+		expect(fileLines(clone.file ?? "")).toHaveLength(2);
 		clone.appendMessage(assistant("reply"));
 		expect(fileLines(clone.file ?? "")).toHaveLength(3);
 	});

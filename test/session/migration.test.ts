@@ -91,7 +91,8 @@ describe("reference format version 1 (no ids)", () => {
 		io.failWrites = 1;
 		expect(() => session.appendMessage(user("third question"))).toThrow("ENOSPC");
 		expect(readFileSync(path, "utf8")).toBe(original);
-		expect(readdirSync(temp.dir())).toEqual(["v1-session.jsonl"]);
+		// No temporary file is left; the lock of the open session is there until it is closed.
+		expect(readdirSync(temp.dir())).toEqual(["v1-session.jsonl", "v1-session.jsonl.lock"]);
 		expect(session.entries()).toEqual(entries);
 		session.appendMessage(user("third question"));
 		expect(readFileSync(path, "utf8")).toContain('"version":3');

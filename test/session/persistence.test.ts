@@ -14,17 +14,17 @@ function lines(path: string): unknown[] {
 		.map((line) => JSON.parse(line));
 }
 
-describe("deferred file creation", () => {
-	it("writes nothing until the first assistant message, then the header and every buffered entry", () => {
+describe("file creation", () => {
+	it("writes the header and the first entry with the first append: nothing waits in memory", () => {
 		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
-		const first = session.appendMessage(user("hello"));
-		session.appendModelChange("test", "model-a");
 		const file = session.file ?? "";
 		expect(existsSync(file)).toBe(false);
 		expect(session.isPersisted).toBe(false);
-
-		const reply = session.appendMessage(assistant("hi"));
+		const first = session.appendMessage(user("hello"));
 		expect(session.isPersisted).toBe(true);
+		expect(lines(file)).toHaveLength(2);
+		session.appendModelChange("test", "model-a");
+		const reply = session.appendMessage(assistant("hi"));
 		const written = lines(file);
 		expect(written).toHaveLength(4);
 		expect(written[0]).toEqual({
@@ -41,6 +41,12 @@ describe("deferred file creation", () => {
 		]);
 		expect(basename(file)).toBe(`${session.header.timestamp.replace(/[:.]/g, "-")}_${session.id}.jsonl`);
 		expect(session.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+	});
+
+	it("puts a name or a bash result given before any reply on disk at once", () => {
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
+		const name = session.setName("early");
+		expect(lines(session.file ?? "")).toEqual([expect.objectContaining({ type: "session" }), name]);
 	});
 
 	it("appends one line per entry after the first flush", () => {
@@ -64,27 +70,25 @@ describe("deferred file creation", () => {
 		expect(session.writeBackup("compact")).toBeUndefined();
 	});
 
-	it("writes an explicitly given missing path once there is a reply", () => {
+	it("writes an explicitly given missing path with its first entry", () => {
 		const path = join(temp.dir(), "nested", "chosen.jsonl");
 		const session = temp.track(openSession(path, { cwd: temp.dir() }));
-		session.appendMessage(user("hello"));
 		expect(existsSync(path)).toBe(false);
-		session.appendMessage(assistant("hi"));
-		expect(lines(path)).toHaveLength(3);
+		session.appendMessage(user("hello"));
+		expect(lines(path)).toHaveLength(2);
 		expect(session.file).toBe(path);
 	});
 
-	it("initialises an empty existing file with a header on the first flush", () => {
+	it("initialises an empty existing file with a header on the first append", () => {
 		const path = join(temp.dir(), "empty.jsonl");
 		writeFileSync(path, "");
 		const session = temp.track(openSession(path, { cwd: temp.dir() }));
 		expect(session.entries()).toEqual([]);
-		session.appendMessage(user("hello"));
 		expect(statSync(path).size).toBe(0);
-		session.appendMessage(assistant("hi"));
+		session.appendMessage(user("hello"));
 		const written = lines(path);
 		expect(written[0]).toMatchObject({ type: "session", version: 3, id: session.id });
-		expect(written).toHaveLength(3);
+		expect(written).toHaveLength(2);
 	});
 });
 
@@ -129,30 +133,28 @@ describe("failed appends", () => {
 		expect(reopened.entries().map((entry) => entry.id)).toEqual([...entriesBefore.map((entry) => entry.id), later.id]);
 	});
 
-	it("removes the file and keeps the earlier entries buffered when the first flush fails", () => {
+	it("removes the file and keeps nothing in memory when the first write fails", () => {
 		const io = failingIo();
 		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir(), io }));
-		const question = session.appendMessage(user("hello"));
 		const file = session.file ?? "";
 		io.failWrites = 1;
-		expect(() => session.appendMessage(assistant("hi"))).toThrow("ENOSPC");
+		expect(() => session.appendMessage(user("hello"))).toThrow("ENOSPC");
 		expect(existsSync(file)).toBe(false);
-		expect(session.entries()).toEqual([question]);
-		expect(session.leafId).toBe(question.id);
+		expect(session.entries()).toEqual([]);
+		expect(session.leafId).toBe(null);
 		expect(session.isPersisted).toBe(false);
 
-		session.appendMessage(assistant("hi again"));
-		expect(lines(file)).toHaveLength(3);
+		session.appendMessage(user("hello again"));
+		expect(lines(file)).toHaveLength(2);
 	});
 
-	it("restores an empty existing file to empty when the first flush fails", () => {
+	it("restores an empty existing file to empty when the first write fails", () => {
 		const io = failingIo();
 		const path = join(temp.dir(), "empty.jsonl");
 		writeFileSync(path, "");
 		const session = temp.track(openSession(path, { cwd: temp.dir(), io }));
-		session.appendMessage(user("hello"));
 		io.failWrites = 1;
-		expect(() => session.appendMessage(assistant("hi"))).toThrow("ENOSPC");
+		expect(() => session.appendMessage(user("hello"))).toThrow("ENOSPC");
 		expect(statSync(path).size).toBe(0);
 	});
 });
@@ -183,8 +185,9 @@ describe("one writer per file", () => {
 describe("backups", () => {
 	it("copies the whole current file next to it", () => {
 		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir() }));
-		session.appendMessage(user("hello"));
+		// Before the first entry there is no file, so nothing to back up.
 		expect(session.writeBackup("compact")).toBeUndefined();
+		session.appendMessage(user("hello"));
 		session.appendMessage(assistant("hi"));
 		const backup = session.writeBackup("Auto Compact") ?? "";
 		const file = session.file ?? "";

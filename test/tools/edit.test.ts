@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEditTool } from "../../src/tools/edit.js";
+import { createEditTool, MAX_EDIT_BYTES, TOLERANT_MATCH_MAX_CHARS } from "../../src/tools/edit.js";
 
 let dir: string;
 const signal = new AbortController().signal;
@@ -264,6 +264,48 @@ describe("edit: encoding and line endings", () => {
 		await fileWith("one\ntwo\n");
 		await edit({ path: "f.txt", oldText: "one\r\ntwo", newText: "1\r\n2" });
 		expect(await contentOf()).toBe("1\n2\n");
+	});
+
+	it("keeps the ending of every untouched line in a file that mixes CRLF and LF", async () => {
+		await fileWith("a\r\nb\nc\r\n");
+		await edit({ path: "f.txt", oldText: "b", newText: "B" });
+		expect(await readFile(join(dir, "f.txt"), "latin1")).toBe("a\r\nB\nc\r\n");
+		await edit({ path: "f.txt", oldText: "c", newText: "C" });
+		expect(await readFile(join(dir, "f.txt"), "latin1")).toBe("a\r\nB\nC\r\n");
+	});
+
+	it("gives edited lines the endings of the lines they replace", async () => {
+		await fileWith("head\r\none\ntwo\r\ntail\n");
+		await edit({ path: "f.txt", oldText: "one\ntwo\ntail", newText: "1\n2\n3\n4" });
+		// one's LF, two's CRLF, then the last break of the region (CRLF) for the extra line.
+		expect(await readFile(join(dir, "f.txt"), "latin1")).toBe("head\r\n1\n2\r\n3\r\n4\n");
+		await edit({ path: "f.txt", oldText: "head", newText: "h1\nh2" });
+		// A region without breaks takes the ending of the line it is in.
+		expect(await readFile(join(dir, "f.txt"), "latin1")).toBe("h1\r\nh2\r\n1\n2\r\n3\r\n4\n");
+	});
+
+	it("reports the diff on LF text for a mixed file", async () => {
+		await fileWith("a\r\nb\nc\r\n");
+		const result = await edit({ path: "f.txt", oldText: "b\nc", newText: "B\nC" });
+		expect(await readFile(join(dir, "f.txt"), "latin1")).toBe("a\r\nB\nC\r\n");
+		expect(result.details?.diff).toBe("--- f.txt\n+++ f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n-c\n+B\n+C\n");
+	});
+
+	it("matches large files exactly only, and says so when the text is not found", async () => {
+		const line = "const x = \u201Cquoted\u201D;\n";
+		await fileWith(line.repeat(Math.ceil((TOLERANT_MATCH_MAX_CHARS + 1) / line.length)));
+		await expect(edit({ path: "f.txt", oldText: `const x = "quoted";`, newText: "y" })).rejects.toThrow(
+			"are matched exactly, without forgiving whitespace or quotes",
+		);
+	});
+
+	it("refuses a file over the edit size limit", async () => {
+		const path = join(dir, "big.txt");
+		await writeFile(path, "");
+		await truncate(path, MAX_EDIT_BYTES + 1);
+		await expect(edit({ path: "big.txt", oldText: "a", newText: "b" })).rejects.toThrow(
+			/big\.txt is too large to edit \(16\.0MB; at most 16\.0MB\)\. Use bash/,
+		);
 	});
 
 	it("stops before writing once the signal has fired", async () => {

@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentToolResult } from "../../src/agent/types.js";
 import { createReadTool, detectImageMimeType, type ReadToolDetails } from "../../src/tools/read.js";
+import { selectLines } from "../../src/tools/read-selection.js";
 
 /** A 1x1 transparent PNG. */
 const PNG_BYTES = Buffer.from(
@@ -226,5 +227,68 @@ describe("read: paths and errors", () => {
 		const controller = new AbortController();
 		controller.abort();
 		await expect(read({ path: "small.txt" }, controller.signal)).rejects.toThrow("Operation aborted");
+	});
+});
+
+describe("read: only what was asked for is held", () => {
+	async function selection(content: string | Buffer, request: { startIndex: number; limit?: number }) {
+		const path = join(dir, "selection.txt");
+		await writeFile(path, content);
+		const handle = await open(path, "r");
+		try {
+			return await selectLines(handle, { limit: undefined, maxLines: 2000, maxBytes: 50 * 1024, ...request });
+		} finally {
+			await handle.close();
+		}
+	}
+
+	it("keeps only the start of a huge line, yet reports its true size and the total line count", async () => {
+		const huge = "h".repeat(5 * 1024 * 1024);
+		const result = await selection(`first\n${huge}\nthird\n`, { startIndex: 1, limit: 1 });
+		expect(result.totalLines).toBe(3);
+		expect(result.firstLineBytes).toBe(huge.length);
+		expect(result.selectedBytes).toBe(huge.length);
+		expect(result.kept).toHaveLength(1);
+		expect(result.kept[0]?.length).toBe(50 * 1024 + 1);
+		expect(result.complete).toBe(false);
+	});
+
+	it("skips the lines before the offset without holding them", async () => {
+		const huge = "s".repeat(3 * 1024 * 1024);
+		const result = await selection(`${huge}\n${huge}\nwanted\nafter\n`, { startIndex: 2, limit: 1 });
+		expect(result).toMatchObject({ totalLines: 4, kept: ["wanted"], complete: true, selectedLines: 1 });
+	});
+
+	it("stops holding lines one past the line limit but counts the whole selection", async () => {
+		const result = await selection(numberedLines(5000), { startIndex: 0 });
+		expect(result.kept).toHaveLength(2001);
+		expect(result).toMatchObject({ totalLines: 5000, selectedLines: 5000, complete: false });
+		expect(result.selectedBytes).toBe(numberedLines(5000).length - 1);
+	});
+
+	it("finds lines across chunk boundaries and counts a file of a million lines", async () => {
+		await writeFile(join(dir, "million.txt"), numberedLines(1_000_000));
+		expect(textOf(await read({ path: "million.txt", offset: 999_999, limit: 1 }))).toBe(
+			"line999999\n\n[1 more lines in file. Use offset=1000000 to continue.]",
+		);
+		await expect(read({ path: "million.txt", offset: 1_000_001 })).rejects.toThrow(
+			"Offset 1000001 is beyond end of file (1000000 lines total)",
+		);
+	});
+
+	it("counts lines as before: a final LF ends the last line, an empty file has one line", async () => {
+		expect((await selection("", { startIndex: 0 })).totalLines).toBe(1);
+		expect((await selection("a", { startIndex: 0 })).totalLines).toBe(1);
+		expect((await selection("a\n", { startIndex: 0 })).totalLines).toBe(1);
+		expect((await selection("a\n\n", { startIndex: 0 })).totalLines).toBe(2);
+		expect((await selection("\uFEFF", { startIndex: 0 })).kept).toEqual([""]);
+		expect((await selection("a\r\nb", { startIndex: 0 })).kept).toEqual(["a\r", "b"]);
+	});
+
+	it("decodes multi-byte characters split across chunks", async () => {
+		const text = `${"é".repeat(200_000)}\n`;
+		const result = await selection(text, { startIndex: 0, limit: 1 });
+		expect(result.firstLineBytes).toBe(400_000);
+		expect(result.kept[0]?.startsWith("éé")).toBe(true);
 	});
 });

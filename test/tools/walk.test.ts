@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareNames, walk } from "../../src/tools/walk.js";
@@ -83,6 +84,15 @@ describe("walk", () => {
 		};
 		await expect(run()).rejects.toThrow("This operation was aborted");
 		expect(seen).toEqual([".gitignore"]);
+	});
+
+	it("skips special files, also an ignore file above the root that is a FIFO, without blocking", async () => {
+		const repository = temporaryDirectory();
+		writeTree(repository, { ".git/HEAD": "ref: refs/heads/main\n", "sub/a.txt": "a", "sub/.ignore": "b.txt\n" });
+		writeTree(repository, { "sub/b.txt": "b" });
+		execFileSync("mkfifo", [join(repository, ".gitignore")]);
+		execFileSync("mkfifo", [join(repository, "sub", "pipe")]);
+		expect(await collect(join(repository, "sub"))).toEqual([".ignore", "a.txt"]);
 	});
 
 	it("throws for a root that does not exist", async () => {
