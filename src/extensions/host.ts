@@ -2,7 +2,7 @@ import type { ImageContent, Model, TextContent } from "../llm/types.js";
 import type { CommandInfo } from "../resources/commands.js";
 
 /** How Atomic runs: extensions read it as `ctx.mode`. */
-export type ExtensionMode = "rpc" | "print" | "json";
+export type ExtensionMode = "rpc" | "acp" | "print" | "json";
 
 /** How full the model's context window is (the same shape as the runtime's session stats). */
 export interface ContextUsage {
