@@ -220,13 +220,11 @@ export function editFileText(
 	const edits = planEdits(args);
 	const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
 	const withoutBom = raw.slice(bom.length);
-	const before = toLf(withoutBom);
-	const after = applyEdits(before, edits, displayPath);
-	if (after === before) {
+	const changed = applyEdits(withoutBom, edits, displayPath);
+	if (changed === withoutBom) {
 		throw new Error(`No changes made to ${displayPath}. The replacement produced identical content.`);
 	}
-	const updated = bom + (usesCrlf(withoutBom) ? after.replaceAll("\n", "\r\n") : after);
-	return { updated, before, after };
+	return { updated: bom + changed, before: toLf(withoutBom), after: toLf(changed) };
 }
 
 /** The success text of an edit call with `count` replacements. */
