@@ -10,6 +10,7 @@ import {
 	type PromptResponse,
 	RequestError,
 	type SessionConfigOption,
+	type SessionModeState,
 } from "@agentclientprotocol/sdk";
 import type { McpServerConfig } from "../mcp/types.js";
 import type { AgentSession } from "../runtime/agent-session.js";
@@ -20,6 +21,7 @@ import { AcpSession, type AcpSessionSetup } from "./acp-session.js";
 import { setConfigOption } from "./config-options.js";
 import { API_KEY_METHOD, initializeResponse } from "./initialize.js";
 import { mcpServerConfigs } from "./mcp-servers.js";
+import { setSessionMode } from "./permissions.js";
 import { listAcpSessions } from "./session-list.js";
 import { errorText } from "./update-queue.js";
 
@@ -43,6 +45,12 @@ export interface AcpAgentOptions {
 }
 
 const INTERNAL_ERROR = -32603;
+
+/** What session/new, load and resume answer besides the id. */
+interface SessionSetupResponse {
+	modes: SessionModeState;
+	configOptions: SessionConfigOption[];
+}
 const AUTH_REQUIRED = -32000;
 
 /**
@@ -77,12 +85,9 @@ export class AcpAgent {
 		return {};
 	}
 
-	newSession(
-		cwd: string,
-		mcpServers: readonly McpServer[],
-	): { sessionId: string; configOptions: SessionConfigOption[] } {
+	newSession(cwd: string, mcpServers: readonly McpServer[]): SessionSetupResponse & { sessionId: string } {
 		const session = this.open(cwd, undefined, mcpServers);
-		return { sessionId: session.id, configOptions: session.configOptions() };
+		return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
 	}
 
 	/** `session/load` (replay the active branch first) and `session/resume` (no replay). */
@@ -91,10 +96,16 @@ export class AcpAgent {
 		cwd: string,
 		mcpServers: readonly McpServer[],
 		replay: boolean,
-	): Promise<{ configOptions: SessionConfigOption[] }> {
+	): Promise<SessionSetupResponse> {
 		const session = this.sessions.get(sessionId) ?? this.open(cwd, sessionId, mcpServers);
 		if (replay) await session.replay();
-		return { configOptions: session.configOptions() };
+		return { modes: session.modes(), configOptions: session.configOptions() };
+	}
+
+	/** `session/set_mode`: the approval mode; `current_mode_update` follows. */
+	setMode(sessionId: string, modeId: string): Record<string, never> {
+		setSessionMode(this.get(sessionId).session, modeId);
+		return {};
 	}
 
 	listSessions(cwd: string | null | undefined, cursor: string | null | undefined): ListSessionsResponse {

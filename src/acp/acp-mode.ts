@@ -27,6 +27,7 @@ function buildApp(acp: AcpAgent) {
 		.onRequest("session/set_config_option", ({ params }) =>
 			acp.setConfigOption(params.sessionId, params.configId, params.value),
 		)
+		.onRequest("session/set_mode", ({ params }) => acp.setMode(params.sessionId, params.modeId))
 		.onRequest("session/prompt", ({ params }) => acp.prompt(params.sessionId, params.prompt))
 		.onNotification("session/cancel", ({ params }) => acp.cancel(params.sessionId));
 }

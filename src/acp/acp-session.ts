@@ -5,17 +5,20 @@ import {
 	type PromptResponse,
 	RequestError,
 	type SessionConfigOption,
+	type SessionModeState,
 	type StopReason,
 } from "@agentclientprotocol/sdk";
 import type { ExtensionUiBackend } from "../extensions/ui-types.js";
 import type { AssistantMessage } from "../llm/types.js";
 import type { AgentSession } from "../runtime/agent-session.js";
+import type { ApprovalHandler } from "../runtime/approval-types.js";
 import type { BuiltInToolOptions, TextFileBackend } from "../tools/index.js";
 import { clientFileBackend, readTextOrUndefined } from "./client-files.js";
 import { clientTerminalRunner } from "./client-terminal.js";
 import { availableCommands } from "./commands.js";
 import { configOptions } from "./config-options.js";
 import { AcpDialogs } from "./extension-dialogs.js";
+import { permissionHandler, sessionModes } from "./permissions.js";
 import { promptInput } from "./prompt-input.js";
 import { replayBranch } from "./replay.js";
 import { SessionEvents } from "./session-events.js";
@@ -29,6 +32,8 @@ export interface AcpSessionSetup {
 	/** Extension dialogs in the editor. */
 	ui: ExtensionUiBackend;
 	cancelDialogs(): void;
+	/** Tool approvals as permission requests to the editor. */
+	approve: ApprovalHandler;
 }
 
 /** The JSON-RPC code of "authentication required". */
@@ -80,7 +85,12 @@ export class AcpSession {
 				attach: (toolCallId, terminalId) => this.tools.attachTerminal(toolCallId, terminalId),
 			});
 		}
-		return { toolBackends, ui: this.dialogs, cancelDialogs: () => this.dialogs.cancelAll() };
+		const approve = permissionHandler({
+			client: () => this.client,
+			sessionId: () => this.id,
+			cwd: () => this.session.cwd,
+		});
+		return { toolBackends, ui: this.dialogs, cancelDialogs: () => this.dialogs.cancelAll(), approve };
 	}
 
 	/** Attaches the built AgentSession and starts mapping its events. */
@@ -119,6 +129,11 @@ export class AcpSession {
 
 	configOptions(): SessionConfigOption[] {
 		return configOptions(this.session);
+	}
+
+	/** The session modes (the approval modes) and the current one. */
+	modes(): SessionModeState {
+		return sessionModes(this.session);
 	}
 
 	async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {

@@ -94,6 +94,9 @@ export class SessionEvents {
 				if ("model" in changes || "thinkingLevel" in changes) {
 					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: configOptions(host.session) }));
 				}
+				if (changes.approvalMode) {
+					sends.push(host.send({ sessionUpdate: "current_mode_update", currentModeId: changes.approvalMode }));
+				}
 				if ("sessionName" in changes) {
 					sends.push(host.send({ sessionUpdate: "session_info_update", title: changes.sessionName ?? null }));
 				}

@@ -124,7 +124,12 @@ async function main(argv: string[]): Promise<number> {
 						cancelDialogs: request.cancelDialogs,
 						requestShutdown: request.requestShutdown,
 					},
-					{ cwd: request.cwd, mcpServers: request.mcpServers, toolBackends: request.toolBackends },
+					{
+						cwd: request.cwd,
+						mcpServers: request.mcpServers,
+						toolBackends: request.toolBackends,
+						approve: request.approve,
+					},
 				),
 		});
 	}
