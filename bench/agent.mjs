@@ -62,9 +62,9 @@ export class Agent {
 	/**
 	 * Starts `spec` (see peers.mjs) against the mock at `baseUrl`. `startedAt` (performance.now) is
 	 * taken just before the spawn, for the cold-start figure. `configFiles` are extra files for the
-	 * config dir (name → JSON content), e.g. `mcp.json`.
+	 * config dir (name → JSON content), e.g. `mcp.json`; `mode` is Atomic's `--mode` (default rpc).
 	 */
-	static launch(spec, baseUrl, { contextWindow = 200_000, configFiles = {} } = {}) {
+	static launch(spec, baseUrl, { contextWindow = 200_000, configFiles = {}, mode = "rpc" } = {}) {
 		const root = mkdtempSync(join(tmpdir(), `bench-${spec.id}-`));
 		for (const dir of ["config", "home", "tmp", "work"]) mkdirSync(join(root, dir));
 		writeFileSync(join(root, "config", "models.json"), JSON.stringify(modelsJson(baseUrl, contextWindow), null, 2));
@@ -74,7 +74,7 @@ export class Agent {
 		const stderrPath = join(root, "stderr.log");
 		const stderrFd = openSync(stderrPath, "w");
 		const env = isolatedEnv(root, spec, baseUrl);
-		const args = [...spec.args, "--mode", "rpc", "--provider", "mock", "--model", "mock-model", "--no-session"];
+		const args = [...spec.args, "--mode", mode, "--provider", "mock", "--model", "mock-model", "--no-session"];
 		const startedAt = performance.now();
 		const child = spawn(spec.command, args, {
 			cwd: join(root, "work"),

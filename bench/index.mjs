@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { Agent } from "./agent.mjs";
 import bigPrompt from "./figures/big-prompt.mjs";
 import coldStart from "./figures/cold-start.mjs";
+import coldStartAcp from "./figures/cold-start-acp.mjs";
 import coldStartMcp from "./figures/cold-start-mcp.mjs";
 import directBash from "./figures/direct-bash.mjs";
 import rssGrowth from "./figures/rss-growth.mjs";
@@ -24,6 +25,7 @@ import { formatValue, renderTable, summarise, writeResults } from "./report.mjs"
 
 const allFigures = [
 	coldStart,
+	coldStartAcp,
 	coldStartMcp,
 	streamReply,
 	warmPrompt,

@@ -53,6 +53,20 @@ const ALLOWED: Record<string, string[]> = {
 		"export",
 		"runtime",
 		"rpc",
+		"acp",
+	],
+	acp: [
+		"llm",
+		"agent",
+		"tools",
+		"session",
+		"compaction",
+		"permissions",
+		"mcp",
+		"resources",
+		"extensions",
+		"export",
+		"runtime",
 	],
 };
 

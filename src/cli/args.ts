@@ -1,6 +1,6 @@
 import { type ApprovalMode, isApprovalMode } from "../permissions/modes.js";
 
-export type Mode = "text" | "json" | "rpc";
+export type Mode = "text" | "json" | "rpc" | "acp";
 
 export interface CliArgs {
 	mode: Mode;
@@ -51,10 +51,10 @@ export const FLAGS: FlagSpec[] = [
 	{
 		names: ["--mode"],
 		value: "MODE",
-		help: "text (default), json (every event as a JSON line) or rpc (JSON-lines protocol on stdin/stdout)",
+		help: "text (default), json (every event as a JSON line), rpc (JSON-lines protocol on stdin/stdout) or acp (Agent Client Protocol for editors)",
 		apply(args, value) {
-			if (value !== "text" && value !== "json" && value !== "rpc")
-				throw new Error(`--mode must be text, json or rpc (got "${value}")`);
+			if (value !== "text" && value !== "json" && value !== "rpc" && value !== "acp")
+				throw new Error(`--mode must be text, json, rpc or acp (got "${value}")`);
 			args.mode = value;
 		},
 	},
@@ -342,6 +342,7 @@ export function helpText(version: string): string {
 		"",
 		"Usage:",
 		"  atomic --mode rpc [options]        JSON-lines protocol on stdin/stdout",
+		"  atomic --mode acp [options]        Agent Client Protocol on stdin/stdout (Zed, JetBrains, Neovim)",
 		'  atomic -p "prompt" [options]       one prompt, reply on stdout',
 		"  atomic --list-models [search]",
 		"",

@@ -44,9 +44,9 @@ function create(
 	createAgentSession: CreateAgentSession,
 	args: CliArgs,
 	extensions: ExtensionOptions,
-	approve?: CreateAgentSessionOptions["approve"],
+	extra: CreateAgentSessionOptions = {},
 ): AgentSession {
-	const { session, warnings } = createAgentSession({ ...sessionOptions(args, extensions), approve });
+	const { session, warnings } = createAgentSession({ ...sessionOptions(args, extensions), ...extra });
 	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
 	return session;
 }
@@ -98,7 +98,38 @@ async function main(argv: string[]): Promise<number> {
 					createAgentSession,
 					args,
 					{ mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown },
-					approvals.handler,
+					{ approve: approvals.handler },
+				),
+		});
+	}
+	if (args.mode === "acp") {
+		const [{ runAcpMode }, { createAgentSession }, { sessionDirectories }, { ModelRegistry }] = await Promise.all([
+			import("../acp/acp-mode.js"),
+			import("../runtime/create-agent-session.js"),
+			import("../runtime/session-directory.js"),
+			import("../llm/model-registry.js"),
+		]);
+		return runAcpMode({
+			version: __ATOMIC_VERSION__,
+			sessionDirectories: sessionDirectories({ sessionDir: args.sessionDir, noSession: args.noSession }),
+			hasCredentials: () => new ModelRegistry(agentDir()).available().length > 0,
+			createSession: (request) =>
+				create(
+					createAgentSession,
+					// The editor chooses the session: --session, --continue and --name do not apply.
+					{ ...args, session: request.sessionId, continueSession: false, name: undefined },
+					{
+						mode: "acp",
+						ui: request.ui,
+						cancelDialogs: request.cancelDialogs,
+						requestShutdown: request.requestShutdown,
+					},
+					{
+						cwd: request.cwd,
+						mcpServers: request.mcpServers,
+						toolBackends: request.toolBackends,
+						approve: request.approve,
+					},
 				),
 		});
 	}

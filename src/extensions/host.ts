@@ -6,7 +6,7 @@ import type { CommandInfo } from "../resources/commands.js";
 import type { Session } from "../session/session.js";
 
 /** How Atomic runs: extensions read it as `ctx.mode`. */
-export type ExtensionMode = "rpc" | "print" | "json";
+export type ExtensionMode = "rpc" | "acp" | "print" | "json";
 
 /** How full the model's context window is (the same shape as the runtime's session stats). */
 export interface ContextUsage {

@@ -21,7 +21,7 @@ import {
 	sessionDirFor,
 } from "../session/open.js";
 import type { Session } from "../session/session.js";
-import { createBuiltInTools } from "../tools/index.js";
+import { type BuiltInToolOptions, createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
 import type { ApprovalHandler } from "./approvals.js";
 import type { ExtensionSetup } from "./extension-bridge.js";
@@ -81,6 +81,8 @@ export interface CreateAgentSessionOptions {
 	mcpConfigs?: string[];
 	/** MCP servers passed in memory (trusted, source "acp"), started with the others. */
 	mcpServers?: McpServerConfig[];
+	/** Where the built-in tools read and write files and run commands (ACP: the editor); default the disk and a local shell. */
+	toolBackends?: Pick<BuiltInToolOptions, "files" | "runShell">;
 }
 
 export interface CreatedAgentSession {
@@ -135,7 +137,8 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		modelChoices: { model: options.model, provider: options.provider, thinking: options.thinking },
 		session,
 		sessionFactory: factory,
-		tools: (toolCwd) => createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath }, toolNames),
+		tools: (toolCwd) =>
+			createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath, ...options.toolBackends }, toolNames),
 		systemPrompt: (promptCwd, tools: AgentTool[], skills) =>
 			buildSystemPrompt({
 				cwd: promptCwd,

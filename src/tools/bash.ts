@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult, ToolUpdateCallback } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
+import type { ShellRunner } from "./file-backend.js";
 import { runShell, type ShellRunResult } from "./shell.js";
 import { outputLimits, RollingTail } from "./shell-output.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
@@ -33,6 +34,8 @@ export interface BashToolOptions extends ToolOptions {
 	spillDir?: string;
 	/** The command's environment; default: this process's. */
 	env?: NodeJS.ProcessEnv;
+	/** Runs the command instead of a local shell (an editor's terminal); default runShell. */
+	runShell?: ShellRunner;
 }
 
 /** At most one progress update per this many milliseconds, plus one at the end. */
@@ -116,21 +119,25 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 			"to a file whose path is given, so you can read or search it. A non-zero exit code is reported " +
 			"with the output. stdin is closed, so interactive commands fail; pass flags such as -y instead.",
 		parameters: bashParameters,
-		async execute(_toolCallId, args: Static<BashToolParameters>, signal, onUpdate) {
+		async execute(toolCallId, args: Static<BashToolParameters>, signal, onUpdate) {
 			checkTimeout(args.timeout);
 			const progress = new ProgressReporter(onUpdate);
 			let result: ShellRunResult;
 			try {
-				result = await runShell({
-					command: args.command,
-					cwd: options.cwd,
-					env: options.env,
-					signal,
-					timeoutMs: args.timeout === undefined ? undefined : args.timeout * 1000,
-					shellPath: options.shellPath,
-					spillDir: options.spillDir,
-					onData: (_channel, text) => progress.add(text),
-				});
+				const run: ShellRunner = options.runShell ?? runShell;
+				result = await run(
+					{
+						command: args.command,
+						cwd: options.cwd,
+						env: options.env,
+						signal,
+						timeoutMs: args.timeout === undefined ? undefined : args.timeout * 1000,
+						shellPath: options.shellPath,
+						spillDir: options.spillDir,
+						onData: (_channel, text) => progress.add(text),
+					},
+					toolCallId,
+				);
 			} finally {
 				progress.finish();
 			}

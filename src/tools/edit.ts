@@ -205,3 +205,31 @@ export function createEditTool(options: ToolOptions): AgentTool<typeof editSchem
 		},
 	};
 }
+
+/**
+ * What an edit call does to a file's text, for file backends other than the disk (an editor's
+ * buffers): the arguments checked, the replacements applied, byte order mark and line endings
+ * kept. Returns the new text and the LF texts before and after (for the diff). Throws what the
+ * disk tool throws.
+ */
+export function editFileText(
+	raw: string,
+	args: Static<typeof editSchema>,
+	displayPath: string,
+): { updated: string; before: string; after: string } {
+	const edits = planEdits(args);
+	const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
+	const withoutBom = raw.slice(bom.length);
+	const changed = applyEdits(withoutBom, edits, displayPath);
+	if (changed === withoutBom) {
+		throw new Error(`No changes made to ${displayPath}. The replacement produced identical content.`);
+	}
+	return { updated: bom + changed, before: toLf(withoutBom), after: toLf(changed) };
+}
+
+/** The success text of an edit call with `count` replacements. */
+export function editSuccessText(count: number, displayPath: string): string {
+	return count > 1
+		? `Successfully applied ${count} edits to ${displayPath}.`
+		: `Successfully replaced text in ${displayPath}.`;
+}

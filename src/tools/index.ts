@@ -1,12 +1,15 @@
 import type { AgentTool } from "../agent/types.js";
+import { withTextFileBackend } from "./backend-file-tools.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
+import type { ShellRunner, TextFileBackend } from "./file-backend.js";
 import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
+export type { ShellRunner, TextFileBackend } from "./file-backend.js";
 export { killAllShells, liveShellCount, runShell, type ShellRunOptions, type ShellRunResult } from "./shell.js";
 export {
 	createBashTool,
@@ -28,6 +31,10 @@ export interface BuiltInToolOptions {
 	/** Where bash writes full outputs that were truncated. */
 	spillDir?: string;
 	env?: NodeJS.ProcessEnv;
+	/** Read, write and edit go through this instead of the disk (an editor's buffers). */
+	files?: TextFileBackend;
+	/** Bash runs its commands through this instead of a local shell (an editor's terminal). */
+	runShell?: ShellRunner;
 }
 
 /** Creates the named built-in tools (all of them by default). Unknown names throw. */
@@ -35,7 +42,7 @@ export function createBuiltInTools(
 	options: BuiltInToolOptions,
 	names: readonly string[] = BUILT_IN_TOOL_NAMES,
 ): AgentTool[] {
-	return names.map((name): AgentTool => {
+	const tools = names.map((name): AgentTool => {
 		switch (name) {
 			case "read":
 				return createReadTool(options);
@@ -55,4 +62,5 @@ export function createBuiltInTools(
 				throw new Error(`Unknown tool "${name}" (built-in tools: ${BUILT_IN_TOOL_NAMES.join(", ")})`);
 		}
 	});
+	return options.files ? withTextFileBackend(tools, options, options.files) : tools;
 }

@@ -156,8 +156,8 @@ describe("parseArgs", () => {
 	);
 
 	it("rejects an unknown mode", () => {
-		expect(() => parseArgs(["--mode", "tui"])).toThrow('--mode must be text, json or rpc (got "tui")');
-		expect(() => parseArgs(["--mode="])).toThrow('--mode must be text, json or rpc (got "")');
+		expect(() => parseArgs(["--mode", "tui"])).toThrow('--mode must be text, json, rpc or acp (got "tui")');
+		expect(() => parseArgs(["--mode="])).toThrow('--mode must be text, json, rpc or acp (got "")');
 		expect(() => parseArgs(["--approval-mode", "sometimes"])).toThrow(
 			'--approval-mode must be auto, ask or read-only (got "sometimes")',
 		);

@@ -1,0 +1,88 @@
+import { RequestError, type SessionConfigOption, type SessionConfigSelectOption } from "@agentclientprotocol/sdk";
+import { THINKING_LEVELS, type ThinkingLevel } from "../llm/types.js";
+import type { AgentSession } from "../runtime/agent-session.js";
+
+export const MODEL_OPTION = "model";
+export const THINKING_OPTION = "thinking";
+
+const LEVEL_NAMES: Record<ThinkingLevel, string> = {
+	off: "Off",
+	minimal: "Minimal",
+	low: "Low",
+	medium: "Medium",
+	high: "High",
+	xhigh: "Extra high",
+	max: "Max",
+};
+
+function modelValue(model: { provider: string; id: string }): string {
+	return `${model.provider}/${model.id}`;
+}
+
+/**
+ * The session's model and thinking level as ACP config options: the models whose provider has a
+ * key (the current one always listed), and the levels the current model supports.
+ */
+export function configOptions(session: AgentSession): SessionConfigOption[] {
+	const options: SessionConfigOption[] = [];
+	const current = session.model;
+	const models = session.availableModels();
+	if (current && !models.some((model) => modelValue(model) === modelValue(current))) models.unshift(current);
+	const selected = current ?? models[0];
+	if (selected) {
+		options.push({
+			type: "select",
+			id: MODEL_OPTION,
+			name: "Model",
+			category: "model",
+			currentValue: modelValue(selected),
+			options: models.map(
+				(model): SessionConfigSelectOption => ({
+					value: modelValue(model),
+					name: model.name || model.id,
+					description: model.provider,
+				}),
+			),
+		});
+	}
+	const levels = session.availableThinkingLevels();
+	if (levels.length > 1) {
+		options.push({
+			type: "select",
+			id: THINKING_OPTION,
+			name: "Thinking",
+			category: "thought_level",
+			currentValue: session.thinkingLevel,
+			options: levels.map((level) => ({ value: level, name: LEVEL_NAMES[level] })),
+		});
+	}
+	return options;
+}
+
+function isThinkingLevel(value: string): value is ThinkingLevel {
+	return (THINKING_LEVELS as readonly string[]).includes(value);
+}
+
+/** Applies `session/set_config_option`; throws an invalid-params error naming what is wrong. */
+export function setConfigOption(session: AgentSession, configId: string, value: string | boolean): void {
+	if (typeof value !== "string")
+		throw RequestError.invalidParams(undefined, `"${configId}" takes a value id, not a boolean`);
+	if (configId === MODEL_OPTION) {
+		const model = session.availableModels().find((candidate) => modelValue(candidate) === value);
+		if (!model) throw RequestError.invalidParams(undefined, `unknown model "${value}" (or its provider has no key)`);
+		session.setModel(model.provider, model.id);
+		return;
+	}
+	if (configId === THINKING_OPTION) {
+		if (!isThinkingLevel(value) || !session.availableThinkingLevels().includes(value)) {
+			const known = session.availableThinkingLevels().join(", ");
+			throw RequestError.invalidParams(undefined, `thinking level "${value}" is not one of: ${known}`);
+		}
+		session.setThinkingLevel(value);
+		return;
+	}
+	throw RequestError.invalidParams(
+		undefined,
+		`unknown config option "${configId}" (known: ${MODEL_OPTION}, ${THINKING_OPTION})`,
+	);
+}

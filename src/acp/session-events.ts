@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import type { ClientCapabilities, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { AgentMessage } from "../agent/messages.js";
+import type { AssistantMessage } from "../llm/types.js";
+import type { AgentSession } from "../runtime/agent-session.js";
+import type { AgentSessionEvent } from "../runtime/events.js";
+import { configOptions } from "./config-options.js";
+import { type ToolCallTracker, textBlock } from "./tool-calls.js";
+
+/** What the event mapping reaches in its session. */
+export interface SessionEventsHost {
+	session: AgentSession;
+	client: ClientCapabilities;
+	tools: ToolCallTracker;
+	send(update: SessionUpdate): Promise<void>;
+	/** The commands may have changed (an MCP server's prompts). */
+	commandsChanged(): void;
+	/** An assistant message ended (the prompt's stop reason is read from the last one). */
+	replied(message: AssistantMessage): void;
+}
+
+/** How a note reaches a client without notices: as a thought, as an agent message, or not at all. */
+type Fallback = "thought" | "message" | "none";
+
+/**
+ * Maps an AgentSession's events onto `session/update` notifications: text and thinking deltas as
+ * message and thought chunks (one messageId per reply), tool events through the tool call
+ * tracker, usage after each reply and compaction, model and thinking changes as config option
+ * updates, the session name as session info, compactions, retries and warnings as notes.
+ * Listeners that return a promise hold the agent until the update is written (tool start and end,
+ * so a diff's "before" text is read before the tool runs).
+ */
+export class SessionEvents {
+	private messageId: string | undefined;
+	private streamedText = false;
+	private compactionId: string | undefined;
+
+	constructor(private readonly host: SessionEventsHost) {}
+
+	handle(event: AgentSessionEvent): Promise<void> | undefined {
+		const { host } = this;
+		switch (event.type) {
+			case "message_start":
+				if (event.message.role === "assistant") {
+					this.messageId = randomUUID();
+					this.streamedText = false;
+				}
+				return undefined;
+			case "message_update": {
+				const delta = event.assistantMessageEvent;
+				if (delta.type === "text_delta") {
+					this.streamedText = true;
+					return this.chunk("agent_message_chunk", delta.delta);
+				}
+				if (delta.type === "thinking_delta") return this.chunk("agent_thought_chunk", delta.delta);
+				if (delta.type === "toolcall_start") host.tools.streamStarted(delta.id, delta.toolName);
+				else if (delta.type === "toolcall_end") host.tools.streamEnded(delta.toolCall);
+				return undefined;
+			}
+			case "message_end":
+				return this.messageEnded(event.message);
+			case "tool_execution_start":
+				return host.tools.executionStarted(event.toolCallId, event.toolName, event.args);
+			case "tool_execution_update":
+				host.tools.executionUpdated(event.toolCallId, event.partialResult);
+				return undefined;
+			case "tool_execution_end":
+				return host.tools.executionEnded(event.toolCallId, event.toolName, event.result, event.isError);
+			case "auto_retry_start":
+				return this.note(
+					"warning",
+					`Retrying (attempt ${event.attempt} of ${event.maxAttempts})`,
+					event.errorMessage,
+					"thought",
+				);
+			case "auto_retry_end":
+				if (event.success) return undefined;
+				return this.note("error", "Gave up retrying", event.finalError, "none");
+			case "compaction_start":
+				return this.compactionStarted(event.reason);
+			case "compaction_end":
+				return this.compactionEnded(event);
+			case "context_usage":
+				if (event.tokens === null) return undefined;
+				return host.send({
+					sessionUpdate: "usage_update",
+					used: event.tokens,
+					size: event.contextWindow,
+					cost: { amount: host.session.getSessionStats().cost, currency: "USD" },
+				});
+			case "state_changed": {
+				const { changes } = event;
+				const sends: Promise<void>[] = [];
+				if ("model" in changes || "thinkingLevel" in changes) {
+					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: configOptions(host.session) }));
+				}
+				if (changes.approvalMode) {
+					sends.push(host.send({ sessionUpdate: "current_mode_update", currentModeId: changes.approvalMode }));
+				}
+				if ("sessionName" in changes) {
+					sends.push(host.send({ sessionUpdate: "session_info_update", title: changes.sessionName ?? null }));
+				}
+				return sends.length > 0 ? Promise.all(sends).then(() => undefined) : undefined;
+			}
+			case "mcp_server_update":
+				host.commandsChanged();
+				if (event.status !== "failed") return undefined;
+				return this.note("warning", `MCP server ${event.name} failed`, event.error, "none");
+			case "warning":
+				return this.note("warning", event.message, undefined, "none");
+			case "extension_error":
+				return this.note("error", `Extension ${event.extensionPath} failed in ${event.event}`, event.error, "none");
+			default:
+				return undefined;
+		}
+	}
+
+	private messageEnded(message: AgentMessage): Promise<void> | undefined {
+		if (message.role === "custom" && message.display) {
+			const text =
+				typeof message.content === "string"
+					? message.content
+					: message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+			if (text.trim() === "") return undefined;
+			return this.host.send({
+				sessionUpdate: "agent_message_chunk",
+				content: textBlock(text),
+				messageId: randomUUID(),
+			});
+		}
+		if (message.role !== "assistant") return undefined;
+		this.host.replied(message);
+		// A reply that arrived whole (no deltas) is still shown.
+		if (this.streamedText) return undefined;
+		const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+		return text === "" ? undefined : this.chunk("agent_message_chunk", text);
+	}
+
+	private chunk(kind: "agent_message_chunk" | "agent_thought_chunk", text: string): Promise<void> {
+		return this.host.send({ sessionUpdate: kind, content: textBlock(text), messageId: this.messageId ?? null });
+	}
+
+	private compactionStarted(reason: string): Promise<void> | undefined {
+		this.compactionId = randomUUID();
+		if (this.host.client.session?.compaction) {
+			return this.host.send({
+				sessionUpdate: "compaction_update",
+				compactionId: this.compactionId,
+				status: "in_progress",
+			});
+		}
+		return this.note("info", `Compacting the conversation (${reason})`, undefined, "none");
+	}
+
+	private compactionEnded(event: Extract<AgentSessionEvent, { type: "compaction_end" }>): Promise<void> | undefined {
+		const compactionId = this.compactionId ?? randomUUID();
+		this.compactionId = undefined;
+		const result = event.result;
+		const status = event.aborted ? "cancelled" : result ? "completed" : "failed";
+		const after = this.host.session.contextTokens();
+		const summary = result
+			? `Compacted the conversation: about ${result.tokensBefore} tokens before${after === null ? "" : `, ${after} after`}.`
+			: event.aborted
+				? "Compaction cancelled."
+				: `Compaction failed${event.errorMessage ? `: ${event.errorMessage}` : "."}`;
+		if (this.host.client.session?.compaction) {
+			const update: SessionUpdate = { sessionUpdate: "compaction_update", compactionId, status };
+			if (result) update.summary = [textBlock(summary)];
+			if (!result && event.errorMessage) update.error = event.errorMessage;
+			return this.host.send(update);
+		}
+		return this.note(result ? "info" : "warning", summary, undefined, "message");
+	}
+
+	/** A notice when the client shows them, else the fallback. */
+	private note(
+		severity: "info" | "warning" | "error",
+		title: string,
+		description: string | undefined,
+		fallback: Fallback,
+	) {
+		if (this.host.client.session?.notices) {
+			const update: SessionUpdate = { sessionUpdate: "notice", severity, title };
+			if (description) update.description = description;
+			return this.host.send(update);
+		}
+		if (fallback === "none") return undefined;
+		const text = description ? `${title}: ${description}` : title;
+		const kind = fallback === "thought" ? "agent_thought_chunk" : "agent_message_chunk";
+		return this.host.send({ sessionUpdate: kind, content: textBlock(`\n_${text}_\n`), messageId: randomUUID() });
+	}
+}
