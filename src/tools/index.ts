@@ -28,6 +28,8 @@ export interface BuiltInToolOptions {
 	/** Where bash writes full outputs that were truncated. */
 	spillDir?: string;
 	env?: NodeJS.ProcessEnv;
+	/** How long one grep or find may run (default 30 s). */
+	searchTimeLimitMs?: number;
 }
 
 /** Creates the named built-in tools (all of them by default). Unknown names throw. */
