@@ -7,7 +7,8 @@ import { createLsTool } from "./ls.js";
 import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
-export { killAllShells, liveShellCount, runShell, type ShellRunOptions, type ShellRunResult } from "./shell.js";
+export { runShell, type ShellRunOptions, type ShellRunResult } from "./shell.js";
+export { killAllShells, liveShellCount } from "./shell-processes.js";
 export {
 	createBashTool,
 	createEditTool,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { AgentTool, AgentToolResult } from "../../src/agent/types.js";
 import { type BashToolDetails, createBashTool } from "../../src/tools/bash.js";
-import { killAllShells } from "../../src/tools/shell.js";
+import { killAllShells } from "../../src/tools/shell-processes.js";
 import { livingProcesses } from "./process-helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "atomic-bash-test-"));

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { killAllShells, liveShellCount, runShell, type ShellRunOptions } from "../../src/tools/shell.js";
+import { runShell, type ShellRunOptions } from "../../src/tools/shell.js";
+import { killAllShells, liveShellCount } from "../../src/tools/shell-processes.js";
 import { MAX_SPILL_BYTES } from "../../src/tools/shell-spill.js";
 import { announceWhenRunning, livingProcesses, waitForText } from "./process-helpers.js";
 
