@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { timerDelay } from "../llm/timer-limit.js";
 import { errorText } from "./host.js";
 import type { ExecOptions, ExecResult } from "./types.js";
 
@@ -36,7 +37,7 @@ export function execCommand(
 				if (!settled) child.kill("SIGKILL");
 			}, KILL_GRACE_MS).unref();
 		};
-		const timer = options.timeout && options.timeout > 0 ? setTimeout(kill, options.timeout) : undefined;
+		const timer = options.timeout && options.timeout > 0 ? setTimeout(kill, timerDelay(options.timeout)) : undefined;
 		options.signal?.addEventListener("abort", kill, { once: true });
 
 		const finish = (code: number) => {

@@ -178,3 +178,16 @@ describe("bash tool progress", () => {
 		expect(updates).toEqual([]);
 	});
 });
+
+describe("bash timeout range", () => {
+	it("takes a timeout beyond the longest timer (about 24.8 days) as that, instead of killing at once", async () => {
+		const result = await tool.execute(
+			"call",
+			{ command: "sleep 0.2; echo finished", timeout: 3e6 },
+			new AbortController().signal,
+			() => undefined,
+		);
+		expect(result.content).toEqual([{ type: "text", text: "finished" }]);
+		expect(result.isError).toBeUndefined();
+	});
+});
