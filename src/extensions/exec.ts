@@ -13,7 +13,7 @@ const KILL_GRACE_MS = 2000;
 export function execCommand(
 	command: string,
 	args: string[],
-	options: ExecOptions & { cwd: string },
+	options: ExecOptions & { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<ExecResult> {
 	if (options.signal?.aborted) return Promise.resolve({ stdout: "", stderr: "", code: 1, killed: true });
 	return new Promise((resolve) => {
@@ -21,7 +21,12 @@ export function execCommand(
 		let stderr = "";
 		let killed = false;
 		let settled = false;
-		const child = spawn(command, args, { cwd: options.cwd, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			shell: false,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
 			stdout += chunk;
 		});

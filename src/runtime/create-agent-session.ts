@@ -21,6 +21,7 @@ import {
 	sessionDirFor,
 } from "../session/open.js";
 import type { Session } from "../session/session.js";
+import { toolEnvironment } from "../tools/environment.js";
 import { createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
 import type { ApprovalHandler } from "./approvals.js";
@@ -128,6 +129,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	};
 
 	const toolNames = options.tools;
+	const shellEnv = toolEnvironment(process.env, registry.credentialVariables(), settings.shellEnv?.inheritCredentials);
 	const retry = settings.retry ?? {};
 	const agentSession = new AgentSession({
 		registry,
@@ -135,7 +137,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		modelChoices: { model: options.model, provider: options.provider, thinking: options.thinking },
 		session,
 		sessionFactory: factory,
-		tools: (toolCwd) => createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath }, toolNames),
+		tools: (toolCwd) => createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath, env: shellEnv }, toolNames),
 		systemPrompt: (promptCwd, tools: AgentTool[], skills) =>
 			buildSystemPrompt({
 				cwd: promptCwd,
@@ -163,6 +165,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		followUpMode: settings.followUpMode,
 		autoCompaction: settings.autoCompaction ?? settings.compaction?.enabled ?? true,
 		shellPath: settings.shellPath,
+		shellEnv,
 		thinkingBudgets: settings.thinkingBudgets,
 		streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
 		persistDefaults: options.persistDefaults ?? true,

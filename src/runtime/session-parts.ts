@@ -90,6 +90,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 			events,
 			registry: options.registry,
 			settings: () => ({ ...options.settings.get() }),
+			commandEnv: options.shellEnv,
 		}),
 		current.cwd,
 	);
