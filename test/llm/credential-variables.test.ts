@@ -4,8 +4,8 @@ import type { ProviderConfig } from "../../src/llm/models-json.js";
 import { toolEnvironment } from "../../src/tools/environment.js";
 
 describe("credential variables", () => {
-	it("reads $VAR and ${VAR} references, not $$, and none from a !command", () => {
-		expect(referencedVariables("$A-${B_2}$$C")).toEqual(["A", "B_2"]);
+	it("reads $VAR and braced references, not $$, and none from a !command", () => {
+		expect(referencedVariables(`$A-\${B_2}$$C`)).toEqual(["A", "B_2"]);
 		expect(referencedVariables("!pass show $KEY")).toEqual([]);
 	});
 
@@ -23,7 +23,7 @@ describe("credential variables", () => {
 				{
 					apiKey: "$PROXY_KEY_VALUE",
 					headers: { "x-a": "$ORG_TOKEN", "x-b": "$USER" },
-					models: [{ id: "m", headers: { "x-c": "${MODEL_SECRET}" } }],
+					models: [{ id: "m", headers: { "x-c": `\${MODEL_SECRET}` } }],
 					modelOverrides: { n: { headers: { "x-d": "$OVERRIDE_API_KEY" } } },
 				},
 			],

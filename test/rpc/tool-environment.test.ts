@@ -31,8 +31,7 @@ function providers(): Record<string, unknown> {
 		mock: {
 			...standard.mock,
 			apiKey: "$MY_PROXY_TOKEN",
-			// biome-ignore lint/suspicious/noTemplateCurlyInString: the models.json ${VAR} syntax, not a template
-			headers: { "x-org": "${ORG_SECRET}", "x-user": "$USER_LABEL" },
+			headers: { "x-org": `\${ORG_SECRET}`, "x-user": "$USER_LABEL" },
 		},
 	};
 }
