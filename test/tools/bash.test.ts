@@ -80,7 +80,7 @@ describe("bash tool results", () => {
 		const result = await execute({ command: "seq 1 3000" }).done;
 		const details = result.details as BashToolDetails;
 		const path = details.fullOutputPath ?? "";
-		expect(path).toMatch(/atomic-bash-[0-9a-f]{16}\.log$/);
+		expect(path).toMatch(/atomic-bash-\d+-[0-9a-f]{16}\.log$/);
 		expect(textOf(result)).toBe(
 			`${numberLines(1001, 3000)}\n\n[Showing lines 1001-3000 of 3000. Full output: ${path}]`,
 		);

@@ -114,7 +114,7 @@ describe("runShell truncation and the full-output file", () => {
 		expect(result.truncation).toMatchObject({ truncatedBy: "lines", outputLines: 2000 });
 
 		const path = result.fullOutputPath ?? "";
-		expect(path).toMatch(new RegExp(`^${spillDir}/atomic-bash-[0-9a-f]{16}\\.log$`));
+		expect(path).toMatch(new RegExp(`^${spillDir}/atomic-bash-\\d+-[0-9a-f]{16}\\.log$`));
 		expect(readFileSync(path, "utf8")).toBe(full);
 		expect(statSync(path).mode & 0o777).toBe(0o600);
 		expect(statSync(spillDir).mode & 0o777).toBe(0o700);
