@@ -1,4 +1,5 @@
 /** Text helpers shared by the renderers: escaping, number and date formatting, safe JSON. */
+import { safeStringify } from "../llm/safe-json.js";
 
 const HTML_ESCAPES: Record<string, string> = {
 	"&": "&amp;",
@@ -64,7 +65,15 @@ export function withoutModelSecrets(this: unknown, _key: string, value: unknown)
  * times slower, so it only runs when the plain text holds a key it would remove.
  */
 export function jsonWithoutSecrets(value: unknown, indent?: number): string {
-	const plain = JSON.stringify(value, null, indent);
+	let plain: string | undefined;
+	try {
+		plain = JSON.stringify(value, null, indent);
+	} catch (error) {
+		// Circular or bigint details of an extension, values nested thousands of levels deep:
+		// shown with those parts replaced rather than failing the whole export.
+		if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+		return safeStringify(value, { replacer: withoutModelSecrets, indent });
+	}
 	if (plain === undefined) return String(value);
 	if (!plain.includes('"headers":') && !plain.includes('"apiKey":')) return plain;
 	return JSON.stringify(value, withoutModelSecrets, indent);
