@@ -209,7 +209,7 @@ async function endAfterFailure(
 		await emit({ type: "message_end", message });
 		toolResults.push(message);
 	}
-	const reply = failure(run, reason);
+	const reply = failure(run, run.config.model, reason);
 	await emit({ type: "message_start", message: { ...reply, content: [] } });
 	append(reply);
 	await emit({ type: "message_end", message: reply });
