@@ -2,6 +2,7 @@ import { calculateCost, emptyUsage } from "./cost.js";
 import type { ProviderError } from "./errors.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { MAX_ARGUMENT_DEPTH, nestedDeeperThan, tooDeepArguments } from "./json-depth.js";
+import { redactUrlSecrets } from "./model-redaction.js";
 import type { AssistantMessage, Model, StopReason, TextContent, ThinkingContent, ToolCall } from "./types.js";
 
 interface OpenBlock {
@@ -182,7 +183,8 @@ export class AssistantStreamBuilder {
 		this.closeOpenBlocks();
 		this.finished = true;
 		this.message.stopReason = aborted ? "aborted" : "error";
-		this.message.errorMessage = errorMessage;
+		// Errors of fetch and the SDKs may quote the request URL, credentials included.
+		this.message.errorMessage = redactUrlSecrets(errorMessage, this.model.baseUrl);
 		if (error && !aborted) this.message.error = error;
 		this.stream.push({ type: "error", reason: aborted ? "aborted" : "error", message: this.message });
 	}
