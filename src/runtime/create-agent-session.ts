@@ -129,7 +129,12 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	};
 
 	const toolNames = options.tools;
-	const shellEnv = toolEnvironment(process.env, registry.credentialVariables(), settings.shellEnv?.inheritCredentials);
+	const shellEnv = toolEnvironment(
+		process.env,
+		registry.credentialVariables(),
+		// A project's .atomic/settings.json cannot hand the user's keys to the commands it makes run.
+		settingsStore.userSettings().shellEnv?.inheritCredentials,
+	);
 	const retry = settings.retry ?? {};
 	const agentSession = new AgentSession({
 		registry,

@@ -1,7 +1,8 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
 import { testProviders } from "../support/rpc-process.js";
-import { startWithExtensions } from "./extensions-helpers.js";
+import { startWithExtensions, writeFile } from "./extensions-helpers.js";
 import { useRpcHarness } from "./helpers.js";
 
 const harness = useRpcHarness();
@@ -40,11 +41,14 @@ function lines(text: string): string[] {
 	return text.trim().split("\n");
 }
 
-async function environments(settings: Record<string, unknown> = {}) {
+async function environments(settings: Record<string, unknown> = {}, projectSettings?: Record<string, unknown>) {
 	const { agent } = await startWithExtensions(harness.server, {
 		env: ENV,
 		providers: providers(),
 		settings,
+		prepare: (dirs) => {
+			if (projectSettings) writeFile(join(dirs.work, ".atomic", "settings.json"), JSON.stringify(projectSettings));
+		},
 		sources: { "env.ts": EXTENSION },
 		args: ["--model", "mock/mock-model"],
 	});
@@ -74,6 +78,12 @@ describe("the environment of commands", () => {
 			"GITHUB_TOKEN=gh-kept",
 		];
 		expect(await environments()).toEqual({ rpc: expected, tool: expected, exec: expected });
+	});
+
+	it("a project's settings cannot hand the keys to the commands", async () => {
+		const project = await environments({}, { shellEnv: { inheritCredentials: true } });
+		expect(project.tool).toContain("OPENAI_API_KEY=unset");
+		expect(project.tool).toContain("MY_PROXY_TOKEN=unset");
 	});
 
 	it("keeps them with shellEnv.inheritCredentials: true, or those it names", async () => {
