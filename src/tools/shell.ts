@@ -216,7 +216,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
  * Stops listening to an output pipe that background processes may still hold: what they write
  * is read and dropped (so they never get SIGPIPE), and the pipe no longer keeps this process alive.
  */
-function releaseStream(stream: NodeJS.ReadableStream & { unref?: () => void; readableEnded?: boolean }): void {
+export function releaseStream(stream: NodeJS.ReadableStream & { unref?: () => void; readableEnded?: boolean }): void {
 	if (stream.readableEnded) return;
 	stream.removeAllListeners("data");
 	stream.on("data", discard);
