@@ -57,4 +57,18 @@ describe("bash commands that leave processes behind", () => {
 		await waitUntilGone(["sleep", "30.305"]);
 		await expectExitOnEof(agent);
 	});
+
+	it("a bash tool timeout beyond the longest timer does not kill the command at once", async () => {
+		const { agent } = await startAgent(harness.server);
+		// 30 million seconds: about a year, far past Node's 24.8-day timer limit.
+		const call = { command: `sleep 0.5; echo finished`, timeout: 30_000_000 };
+		harness.server.enqueue(toolReply("bash", call), textReply("done"));
+		const start = agent.mark();
+		await agent.ok({ type: "prompt", message: "run" });
+		await agent.waitForEvent("tool_execution_start", () => true, start);
+		await expectResponsive(agent);
+		const end = await agent.waitForEvent("tool_execution_end", () => true, start);
+		expect(end).toMatchObject({ isError: false, result: { content: [{ text: "finished" }] } });
+		await expectExitOnEof(agent);
+	});
 });
