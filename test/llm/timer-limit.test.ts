@@ -1,9 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RetryPolicy } from "../../src/agent/retry.js";
 import { registerProvider, streamModel } from "../../src/llm/registry.js";
 import { MAX_TIMER_MS, timerDelay } from "../../src/llm/timer-limit.js";
 import type { Model } from "../../src/llm/types.js";
 import { RpcExtensionUi } from "../../src/rpc/extension-ui.js";
+import { Heartbeat } from "../../src/runtime/heartbeat.js";
 
 /** Longer than any timer: Node would fire it after 1 ms. */
 const MONTH_MS = 31 * 24 * 3600 * 1000;
@@ -23,9 +24,36 @@ describe("timerDelay", () => {
 });
 
 describe("timers fed from input wait instead of firing at once", () => {
+	// Node warns each time it shortens an overflowing delay to 1 ms: none may be seen.
+	const overflows: string[] = [];
+	const onWarning = (warning: Error) => {
+		if (warning.name === "TimeoutOverflowWarning") overflows.push(warning.message);
+	};
+	beforeEach(() => {
+		overflows.length = 0;
+		process.on("warning", onWarning);
+	});
+	afterEach(() => {
+		process.off("warning", onWarning);
+		expect(overflows).toEqual([]);
+	});
+
 	it("retry backoff from a huge base delay or many attempts", () => {
 		expect(new RetryPolicy({ baseDelayMs: MONTH_MS }).delayFor(1)).toBe(MAX_TIMER_MS);
 		expect(new RetryPolicy({ baseDelayMs: 2000 }).delayFor(2000)).toBe(MAX_TIMER_MS);
+	});
+
+	it("a heartbeat interval of a month sends no heartbeat at once", async () => {
+		const sent: number[] = [];
+		const heartbeat = new Heartbeat(
+			MONTH_MS,
+			() => "tool",
+			(_waitingOn, idleMs) => sent.push(idleMs),
+		);
+		heartbeat.touch();
+		await afterTimers();
+		heartbeat.stop();
+		expect(sent).toEqual([]);
 	});
 
 	it("an extension dialog with a timeout of a month stays open", async () => {
