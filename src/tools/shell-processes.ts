@@ -63,14 +63,19 @@ export function liveShellCount(): number {
 function signalShells(entries: readonly [string, ShellRecord][], signal: NodeJS.Signals): void {
 	const tags = new Set<string>();
 	const roots: number[] = [];
+	const groups: number[] = [];
 	for (const [tag, shell] of entries) {
 		tags.add(tag);
+		if (shell.running) roots.push(shell.groupId);
 		// An exited shell's pid may belong to an unrelated process by now: its group is reached only
 		// where tags are not visible (and its members keep the group id reserved while they live).
-		if (shell.running) roots.push(shell.groupId);
-		if (shell.running || !tagsVisible) sendSignal(-shell.groupId, signal);
+		if (shell.running || !tagsVisible) groups.push(shell.groupId);
 	}
-	signalProcesses(findProcesses(tags, roots).pids, signal);
+	// Looked up before any signal: a shell that dies of it hands its children to init at once,
+	// and the parent-pid tree would no longer lead to them.
+	const { pids } = findProcesses(tags, roots);
+	for (const groupId of groups) sendSignal(-groupId, signal);
+	signalProcesses(pids, signal);
 }
 
 /** Forgets exited shells none of whose processes is left. */
