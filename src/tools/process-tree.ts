@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { isFileSystemError } from "./search-support.js";
 
 /**
@@ -13,6 +14,9 @@ export const SHELL_TAG_VARIABLE = "ATOMIC_SHELL_TAG";
 
 const instance = `${process.pid}.${randomBytes(4).toString("hex")}`;
 let shellCounter = 0;
+const isLinux = process.platform === "linux";
+/** Reads of /proc files in flight at once during an asynchronous scan. */
+const SCAN_CONCURRENCY = 16;
 
 /** A tag no other shell of any process carries. */
 export function newShellTag(): string {
@@ -43,39 +47,44 @@ export interface ProcessSearch {
 /**
  * Every process that carries one of `tags` in its environment (Linux: /proc/<pid>/environ) or
  * descends from one of `roots` or of those (the parent-pid tree), this process excepted.
- * Elsewhere only the parent-pid tree (from `ps`) is known.
+ * Elsewhere only the parent-pid tree (from `ps`) is known. Synchronous: for the exit path; a
+ * scan reads two files per process on the machine.
  */
 export function findProcesses(tags: ReadonlySet<string>, roots: readonly number[]): ProcessSearch {
-	const table = process.platform === "linux" ? procTable() : psTable();
-	const selected = new Set<number>();
-	const known = new Set(table.map((entry) => entry.pid));
-	let liveTags: Set<string> | undefined = process.platform === "linux" ? new Set() : undefined;
-	for (const root of roots) if (known.has(root)) selected.add(root);
-	for (const entry of table) {
-		if (!entry.tags) continue;
-		for (const tag of entry.tags) {
-			if (!tags.has(tag)) continue;
-			selected.add(entry.pid);
-			liveTags?.add(tag);
-		}
-	}
-	if (table.length === 0) liveTags = undefined;
-	const children = new Map<number, number[]>();
-	for (const entry of table) {
-		const siblings = children.get(entry.ppid);
-		if (siblings) siblings.push(entry.pid);
-		else children.set(entry.ppid, [entry.pid]);
-	}
-	const pending = [...selected];
+	return select(isLinux ? procTable() : psTable(), tags, roots);
+}
+
+/** findProcesses without blocking the event loop (the reads go to the thread pool). */
+export async function findProcessesAsync(tags: ReadonlySet<string>, roots: readonly number[]): Promise<ProcessSearch> {
+	return select(isLinux ? await procTableAsync() : psTable(), tags, roots);
+}
+
+/**
+ * `roots` and their descendants, cheaply: on Linux from /proc/<pid>/task/<tid>/children, which
+ * reads only the processes of the tree (none of the rest of the machine).
+ */
+export function descendantsOf(roots: readonly number[]): number[] {
+	if (!isLinux) return select(psTable(), new Set(), roots).pids;
+	const found = new Set<number>();
+	const pending = [...roots];
 	for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-		for (const child of children.get(pid) ?? []) {
-			if (selected.has(child)) continue;
-			selected.add(child);
-			pending.push(child);
+		if (found.has(pid) || pid === process.pid) continue;
+		let threads: string[];
+		try {
+			threads = readdirSync(`/proc/${pid}/task`);
+		} catch (error) {
+			// Gone already.
+			if (isFileSystemError(error)) continue;
+			throw error;
+		}
+		found.add(pid);
+		for (const thread of threads) {
+			const children = readProcFile(`/proc/${pid}/task/${thread}/children`);
+			if (children === undefined) return select(procTable(), new Set(), roots).pids;
+			for (const child of children.split(" ")) if (child) pending.push(Number(child));
 		}
 	}
-	selected.delete(process.pid);
-	return liveTags ? { pids: [...selected], liveTags } : { pids: [...selected] };
+	return [...found];
 }
 
 /** Sends `signal` to each pid; one that is gone already is skipped. */
@@ -94,27 +103,93 @@ export function sendSignal(pid: number, signal: NodeJS.Signals): void {
 	}
 }
 
+function select(table: ProcessEntry[], tags: ReadonlySet<string>, roots: readonly number[]): ProcessSearch {
+	const selected = new Set<number>();
+	const known = new Set(table.map((entry) => entry.pid));
+	const liveTags: Set<string> | undefined = isLinux && table.length > 0 ? new Set() : undefined;
+	for (const root of roots) if (known.has(root)) selected.add(root);
+	for (const entry of table) {
+		for (const tag of entry.tags ?? []) {
+			if (!tags.has(tag)) continue;
+			selected.add(entry.pid);
+			liveTags?.add(tag);
+		}
+	}
+	const children = new Map<number, number[]>();
+	for (const entry of table) {
+		const siblings = children.get(entry.ppid);
+		if (siblings) siblings.push(entry.pid);
+		else children.set(entry.ppid, [entry.pid]);
+	}
+	const pending = [...selected];
+	for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+		for (const child of children.get(pid) ?? []) {
+			if (selected.has(child)) continue;
+			selected.add(child);
+			pending.push(child);
+		}
+	}
+	selected.delete(process.pid);
+	return liveTags ? { pids: [...selected], liveTags } : { pids: [...selected] };
+}
+
+function procPids(names: string[]): string[] {
+	return names.filter((name) => name.charCodeAt(0) >= 48 && name.charCodeAt(0) <= 57);
+}
+
 function procTable(): ProcessEntry[] {
 	let names: string[];
 	try {
-		names = readdirSync("/proc");
+		names = procPids(readdirSync("/proc"));
 	} catch (error) {
 		if (isFileSystemError(error)) return [];
 		throw error;
 	}
 	const table: ProcessEntry[] = [];
 	for (const name of names) {
-		if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-		const pid = Number(name);
-		const stat = readProcFile(`/proc/${name}/stat`);
-		if (stat === undefined) continue;
-		// "pid (comm) state ppid ...": the command name may hold spaces and parentheses.
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		const ppid = Number(fields[1]);
-		if (!Number.isInteger(pid) || !Number.isInteger(ppid)) continue;
-		table.push({ pid, ppid, tags: tagsIn(readProcFile(`/proc/${name}/environ`)) });
+		const entry = procEntry(name, readProcFile(`/proc/${name}/stat`), () => readProcFile(`/proc/${name}/environ`));
+		if (entry) table.push(entry);
 	}
 	return table;
+}
+
+async function procTableAsync(): Promise<ProcessEntry[]> {
+	let names: string[];
+	try {
+		names = procPids(await readdir("/proc"));
+	} catch (error) {
+		if (isFileSystemError(error)) return [];
+		throw error;
+	}
+	const table: ProcessEntry[] = [];
+	for (let index = 0; index < names.length; index += SCAN_CONCURRENCY) {
+		const batch = names.slice(index, index + SCAN_CONCURRENCY);
+		const entries = await Promise.all(
+			batch.map(async (name) => {
+				const [stat, environ] = await Promise.all([
+					readProcFileAsync(`/proc/${name}/stat`),
+					readProcFileAsync(`/proc/${name}/environ`),
+				]);
+				return procEntry(name, stat, () => environ);
+			}),
+		);
+		for (const entry of entries) if (entry) table.push(entry);
+	}
+	return table;
+}
+
+/** One process from its stat line ("pid (comm) state ppid ..."; comm may hold spaces and parentheses). */
+function procEntry(
+	name: string,
+	stat: string | undefined,
+	environ: () => string | undefined,
+): ProcessEntry | undefined {
+	if (stat === undefined) return undefined;
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	const pid = Number(name);
+	const ppid = Number(fields[1]);
+	if (!Number.isInteger(pid) || !Number.isInteger(ppid)) return undefined;
+	return { pid, ppid, tags: tagsIn(environ()) };
 }
 
 /** The shell tags in an environ block ("NAME=value\0..."). */
@@ -139,6 +214,13 @@ function readProcFile(path: string): string | undefined {
 		if (isFileSystemError(error)) return undefined;
 		throw error;
 	}
+}
+
+function readProcFileAsync(path: string): Promise<string | undefined> {
+	return readFile(path, "latin1").catch((error: unknown) => {
+		if (isFileSystemError(error)) return undefined;
+		throw error;
+	});
 }
 
 /** Parent pids from `ps` where there is no /proc (macOS, the BSDs); empty when ps fails. */
