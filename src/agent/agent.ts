@@ -118,11 +118,17 @@ export class Agent {
 		if (this.active) throw new Error(BUSY_MESSAGE);
 		const { promise: done, resolve: finish } = settledSignal();
 		this.active = { done };
+		// The run's own signal follows `signal` only while the run lasts: what the run left behind
+		// (a command's background processes listen to it) is not ended by a later run's abort.
+		const runAbort = new AbortController();
+		const forward = () => runAbort.abort(signal.reason);
+		if (signal.aborted) forward();
+		else signal.addEventListener("abort", forward, { once: true });
 		const run = {
 			config: this.config,
 			messages: this.messages,
 			sink: this.sink,
-			signal,
+			signal: runAbort.signal,
 			retry: this.retry,
 			reportError: this.reportListenerError,
 		};
@@ -134,6 +140,7 @@ export class Agent {
 			}
 			return added;
 		} finally {
+			signal.removeEventListener("abort", forward);
 			this.active = undefined;
 			finish();
 		}

@@ -1,8 +1,9 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
 import { expectExitOnEof, expectResponsive } from "../support/responsive.js";
 import { announceWhenRunning, livingProcesses, waitUntilGone } from "../tools/process-helpers.js";
-import { startAgent, useRpcHarness } from "./helpers.js";
+import { startAgent, useRpcHarness, waitForFileCommand } from "./helpers.js";
 
 const harness = useRpcHarness();
 
@@ -70,5 +71,32 @@ describe("bash commands that leave processes behind", () => {
 		const end = await agent.waitForEvent("tool_execution_end", () => true, start);
 		expect(end).toMatchObject({ isError: false, result: { content: [{ text: "finished" }] } });
 		await expectExitOnEof(agent);
+	});
+
+	it("abort ends the background processes of the run it aborts, not those of earlier runs", async () => {
+		const { agent, dirs } = await startAgent(harness.server);
+		harness.server.enqueue(
+			toolReply("bash", { command: `sleep 30.601 & ${announceWhenRunning("30.601")}` }),
+			textReply("one"),
+		);
+		await agent.prompt("start a server");
+		expect(livingProcesses(["sleep", "30.601"])).toHaveLength(1);
+
+		const gate = join(dirs.root, "never");
+		harness.server.enqueue(
+			toolReply("bash", { command: `sleep 30.602 & ${announceWhenRunning("30.602")}` }),
+			toolReply("bash", { command: waitForFileCommand(gate) }),
+			textReply("unused"),
+		);
+		const start = agent.mark();
+		await agent.ok({ type: "prompt", message: "start another, then wait" });
+		await agent.waitForEvent("tool_execution_start", (record) => JSON.stringify(record.args).includes(gate), start);
+		expect(livingProcesses(["sleep", "30.602"])).toHaveLength(1);
+		await agent.ok({ type: "abort" });
+		await agent.waitForEvent("agent_end", () => true, start);
+		await waitUntilGone(["sleep", "30.602"]);
+		expect(livingProcesses(["sleep", "30.601"])).toHaveLength(1);
+		await expectExitOnEof(agent);
+		await waitUntilGone(["sleep", "30.601"]);
 	});
 });
