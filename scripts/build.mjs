@@ -1,4 +1,4 @@
-// Builds dist/: an esbuild bundle per entry point (code-split, ESM), with the provider SDKs left
+// Builds dist/: an esbuild bundle per entry point (the CLI, the SDK, the search worker; code-split, ESM), with the provider SDKs left
 // external so that each is loaded only on the first request to its API. Type declarations are
 // emitted by tsc into dist/types. Files are replaced in place (stale chunks removed afterwards),
 // so a CLI started while a rebuild runs never finds dist/ missing.
@@ -11,7 +11,7 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 const external = ["@anthropic-ai/sdk", "openai", "@google/genai", "jiti"].flatMap((name) => [name, `${name}/*`]);
 
 const result = await build({
-	entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
+	entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" },
 	outdir: "dist",
 	bundle: true,
 	splitting: true,

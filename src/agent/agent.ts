@@ -1,6 +1,7 @@
 import { runLoop } from "./loop.js";
 import { MessageQueue, type QueuedMessage, type QueueMode } from "./message-queue.js";
 import type { AgentMessage } from "./messages.js";
+import { QueueUpdates } from "./queue-updates.js";
 import { RetryPolicy } from "./retry.js";
 import type { AgentEvent, AgentEventSink, AgentLoopConfig } from "./types.js";
 
@@ -16,6 +17,11 @@ export interface AgentOptions {
 	steeringMode?: QueueMode;
 	followUpMode?: QueueMode;
 	retry?: RetryPolicy;
+	/**
+	 * Receives a listener's failure on an event no run waits for (queue_update); must not throw.
+	 * Default: console.error. Failures on a run's events end that run instead (see runLoop).
+	 */
+	reportListenerError?(error: unknown): void;
 }
 
 /**
@@ -33,12 +39,15 @@ export class Agent {
 	holdQueues = false;
 	private readonly listeners = new Set<AgentEventSink>();
 	private active: { done: Promise<void> } | undefined;
+	private readonly queueUpdates = new QueueUpdates(() => this.sendQueue());
+	private readonly reportListenerError: (error: unknown) => void;
 
 	constructor(options: AgentOptions) {
 		this.steering = new MessageQueue(options.steeringMode);
 		this.followUp = new MessageQueue(options.followUpMode);
 		this.retry = options.retry ?? new RetryPolicy();
 		this.messages = options.messages ?? [];
+		this.reportListenerError = options.reportListenerError ?? ((error) => console.error(error));
 		// Not a spread: the given config may read its fields live (getters), and must keep doing so.
 		this.config = Object.assign(Object.create(options.config) as AgentLoopConfig, {
 			getSteeringMessages: () => this.takeFrom(this.steering),
@@ -75,20 +84,20 @@ export class Agent {
 
 	queueSteering(message: AgentMessage, text: string): QueuedMessage {
 		const item = this.steering.enqueue(message, text);
-		this.emitQueue();
+		this.queueUpdates.changed();
 		return item;
 	}
 
 	queueFollowUp(message: AgentMessage, text: string): QueuedMessage {
 		const item = this.followUp.enqueue(message, text);
-		this.emitQueue();
+		this.queueUpdates.changed();
 		return item;
 	}
 
 	/** Empties both queues and returns what they held. */
 	clearQueues(): { steering: QueuedMessage[]; followUp: QueuedMessage[] } {
 		const cleared = { steering: this.steering.clear(), followUp: this.followUp.clear() };
-		if (cleared.steering.length + cleared.followUp.length > 0) this.emitQueue();
+		if (cleared.steering.length + cleared.followUp.length > 0) this.queueUpdates.changed();
 		return cleared;
 	}
 
@@ -109,7 +118,20 @@ export class Agent {
 		if (this.active) throw new Error(BUSY_MESSAGE);
 		const { promise: done, resolve: finish } = settledSignal();
 		this.active = { done };
-		const run = { config: this.config, messages: this.messages, sink: this.sink, signal, retry: this.retry };
+		// The run's own signal follows `signal` only while the run lasts: what the run left behind
+		// (a command's background processes listen to it) is not ended by a later run's abort.
+		const runAbort = new AbortController();
+		const forward = () => runAbort.abort(signal.reason);
+		if (signal.aborted) forward();
+		else signal.addEventListener("abort", forward, { once: true });
+		const run = {
+			config: this.config,
+			messages: this.messages,
+			sink: this.sink,
+			signal: runAbort.signal,
+			retry: this.retry,
+			reportError: this.reportListenerError,
+		};
 		try {
 			const added = await runLoop(run, prompts, { skipInitialSteering });
 			// Messages queued after the run's last delivery point start another run right away.
@@ -118,19 +140,33 @@ export class Agent {
 			}
 			return added;
 		} finally {
+			signal.removeEventListener("abort", forward);
 			this.active = undefined;
 			finish();
 		}
 	}
 
+	/**
+	 * Hands an event to every listener. A listener that throws does not keep the event from the
+	 * others: the first error is rethrown once all have it (the loop then ends the run cleanly).
+	 */
 	private readonly sink: AgentEventSink = (event: AgentEvent) => {
+		if (event.type !== "queue_update") this.queueUpdates.flush();
 		let pending: Promise<void>[] | undefined;
+		let failure: { error: unknown } | undefined;
 		for (const listener of this.listeners) {
-			const result = listener(event);
+			let result: void | Promise<void>;
+			try {
+				result = listener(event);
+			} catch (error) {
+				failure ??= { error };
+				continue;
+			}
 			if (!result) continue;
 			pending ??= [];
 			pending.push(result);
 		}
+		if (failure) throw failure.error;
 		return pending ? Promise.all(pending).then(() => undefined) : undefined;
 	};
 
@@ -142,12 +178,20 @@ export class Agent {
 	private takeFrom(queue: MessageQueue): AgentMessage[] {
 		if (this.holdQueues) return [];
 		const taken = queue.take();
-		if (taken.length > 0) this.emitQueue();
+		if (taken.length > 0) this.queueUpdates.changedNow();
 		return taken.map((item) => item.message);
 	}
 
-	private emitQueue(): void {
-		void this.sink({ type: "queue_update", steering: this.steering.list(), followUp: this.followUp.list() });
+	/** Emits the queues as they are. No run waits on this event, so a listener's failure is reported. */
+	private sendQueue(): void {
+		const report = this.reportListenerError;
+		try {
+			this.sink({ type: "queue_update", steering: this.steering.list(), followUp: this.followUp.list() })?.catch(
+				report,
+			);
+		} catch (error) {
+			report(error);
+		}
 	}
 }
 

@@ -21,6 +21,18 @@ export interface LoopRun {
 	sink: AgentEventSink;
 	signal: AbortSignal;
 	retry?: RetryPolicy;
+	/** Receives a failure that cannot be shown as part of the run any more; must not throw. */
+	reportError?(error: unknown): void;
+}
+
+/** What the loop has told its listeners so far: enough to close a run that failed midway. */
+interface RunState {
+	added: AgentMessage[];
+	agentStarted: boolean;
+	turnOpen: boolean;
+	agentEnded: boolean;
+	/** Tool calls of the last reply that have no result yet, by id (their start event went out when true). */
+	unanswered: Map<string, { call: ToolCall; started: boolean }>;
 }
 
 export interface LoopOptions {
@@ -31,7 +43,10 @@ export interface LoopOptions {
 /**
  * One agent run: emits agent_start, the prompts, then turns (model call, tool calls) until the
  * model answers without tool calls and no steering or follow-up is waiting; ends with agent_end.
- * An error or aborted reply ends the run. Never throws: failures become error replies.
+ * An error or aborted reply ends the run. Never throws: failures become error replies, and a
+ * failure outside them (a listener that throws, a hook that fails) ends the run with an error
+ * reply too, after error results for the tool calls it left unanswered, so that every
+ * agent_start gets its agent_end and every tool_execution_start its tool_execution_end.
  * Returns the messages this run added to the conversation.
  */
 export async function runLoop(
@@ -39,15 +54,59 @@ export async function runLoop(
 	prompts: AgentMessage[],
 	options: LoopOptions = {},
 ): Promise<AgentMessage[]> {
-	const added: AgentMessage[] = [];
+	const state: RunState = {
+		added: [],
+		agentStarted: false,
+		turnOpen: false,
+		agentEnded: false,
+		unanswered: new Map(),
+	};
 	const emit: Emit = (event: AgentEvent) => {
+		track(state, event);
 		const pending = run.sink(event);
 		return pending ? pending : undefined;
 	};
 	const append = (message: AgentMessage) => {
 		run.messages.push(message);
-		added.push(message);
+		state.added.push(message);
+		if (message.role === "toolResult") state.unanswered.delete(message.toolCallId);
+		if (message.role === "assistant") {
+			state.unanswered.clear();
+			for (const block of message.content) {
+				if (block.type === "toolCall") state.unanswered.set(block.id, { call: block, started: false });
+			}
+		}
 	};
+	try {
+		await runTurns(run, prompts, options, { emit, append, added: state.added });
+	} catch (error) {
+		await endAfterFailure(run, state, append, error);
+	}
+	return state.added;
+}
+
+function track(state: RunState, event: AgentEvent): void {
+	if (event.type === "agent_start") state.agentStarted = true;
+	else if (event.type === "turn_start") state.turnOpen = true;
+	else if (event.type === "turn_end") state.turnOpen = false;
+	else if (event.type === "agent_end") state.agentEnded = true;
+	else if (event.type === "tool_execution_start") {
+		const entry = state.unanswered.get(event.toolCallId);
+		if (entry) entry.started = true;
+	} else if (event.type === "tool_execution_end") {
+		const entry = state.unanswered.get(event.toolCallId);
+		if (entry) entry.started = false;
+	}
+}
+
+/** The turns of a run; `append` adds a message to the conversation and to `added`. */
+async function runTurns(
+	run: LoopRun,
+	prompts: AgentMessage[],
+	options: LoopOptions,
+	io: { emit: Emit; append: (message: AgentMessage) => void; added: AgentMessage[] },
+): Promise<void> {
+	const { emit, append, added } = io;
 	const deliver = async (message: AgentMessage) => {
 		await emit({ type: "message_start", message });
 		append(message);
@@ -76,7 +135,7 @@ export async function runLoop(
 			if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
 				await emit({ type: "turn_end", message: assistant, toolResults: [] });
 				await emit({ type: "agent_end", messages: added });
-				return added;
+				return;
 			}
 			const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
 			let toolResults: ToolResultMessage[] = [];
@@ -102,7 +161,60 @@ export async function runLoop(
 		if (pending.length === 0) break;
 	}
 	await emit({ type: "agent_end", messages: added });
-	return added;
+}
+
+/**
+ * Closes a run that threw: error results for the tool calls left without one (the model and the
+ * provider need a result for each), an error reply naming the failure, turn_end and agent_end.
+ * Listeners that throw again are reported, not thrown.
+ */
+async function endAfterFailure(
+	run: LoopRun,
+	state: RunState,
+	append: (message: AgentMessage) => void,
+	error: unknown,
+): Promise<void> {
+	if (state.agentEnded) {
+		run.reportError?.(error);
+		return;
+	}
+	const emit = async (event: AgentEvent) => {
+		track(state, event);
+		try {
+			await run.sink(event);
+		} catch (listenerError) {
+			run.reportError?.(listenerError);
+		}
+	};
+	const reason = `The run stopped on an internal error: ${describeError(error)}`;
+	if (!state.agentStarted) await emit({ type: "agent_start" });
+	if (!state.turnOpen) await emit({ type: "turn_start" });
+	const toolResults: ToolResultMessage[] = [];
+	for (const { call, started } of [...state.unanswered.values()]) {
+		const result = { content: [{ type: "text" as const, text: reason }], details: {} };
+		if (started) {
+			await emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true });
+		}
+		const message: ToolResultMessage = {
+			role: "toolResult",
+			toolCallId: call.id,
+			toolName: call.name,
+			content: result.content,
+			details: {},
+			isError: true,
+			timestamp: Date.now(),
+		};
+		await emit({ type: "message_start", message });
+		append(message);
+		await emit({ type: "message_end", message });
+		toolResults.push(message);
+	}
+	const reply = failure(run, run.config.model, reason);
+	await emit({ type: "message_start", message: { ...reply, content: [] } });
+	append(reply);
+	await emit({ type: "message_end", message: reply });
+	await emit({ type: "turn_end", message: reply, toolResults });
+	await emit({ type: "agent_end", messages: state.added });
 }
 
 /** What one turn uses: read from the config once, at the turn's start. */

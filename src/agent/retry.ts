@@ -1,3 +1,4 @@
+import { timerDelay } from "../llm/timer-limit.js";
 import type { AssistantMessage } from "../llm/types.js";
 
 export interface RetrySettings {
@@ -44,12 +45,13 @@ export class RetryPolicy {
 	/**
 	 * The delay before retry number `attempt` (1-based): exponential backoff, or longer when the
 	 * server asked for it (retry-after), but never more than MAX_SERVER_DELAY_MS, so a
-	 * retry-after of hours cannot park the agent.
+	 * retry-after of hours cannot park the agent. A backoff past the longest timer is clamped to it.
 	 */
 	delayFor(attempt: number, failed?: AssistantMessage): number {
 		const backoff = this.settings.baseDelayMs * 2 ** (attempt - 1);
 		const requested = failed?.error?.retryAfterMs;
-		return requested === undefined ? backoff : Math.max(backoff, Math.min(requested, MAX_SERVER_DELAY_MS));
+		const delay = requested === undefined ? backoff : Math.max(backoff, Math.min(requested, MAX_SERVER_DELAY_MS));
+		return timerDelay(delay);
 	}
 
 	/** Waits `delayMs`; resolves early with "cancelled" (abortRetry) or "aborted" (the signal). */
@@ -65,7 +67,7 @@ export class RetryPolicy {
 				signal.removeEventListener("abort", onAbort);
 				resolve(outcome);
 			};
-			const timer = setTimeout(() => finish("elapsed"), delayMs);
+			const timer = setTimeout(() => finish("elapsed"), timerDelay(delayMs));
 			this.pending = { timer, finish };
 			signal.addEventListener("abort", onAbort, { once: true });
 		});

@@ -110,7 +110,13 @@ async function prepare(batch: ToolBatch, call: ToolCall, tools: Map<string, Agen
 	if (!tool) return { call, context, outcome: errorOutcome(`Tool ${call.name} not found`) };
 	const raw = preparedArguments(tool, call.arguments);
 	if (typeof raw === "string") return { call, context, outcome: errorOutcome(raw) };
-	const validation = await validateArguments(tool.parameters, raw);
+	let validation: Awaited<ReturnType<typeof validateArguments>>;
+	try {
+		validation = await validateArguments(tool.parameters, raw);
+	} catch (error) {
+		// Arguments the validator cannot handle (see json-depth.ts) are the model's problem to fix.
+		return { call, context, outcome: errorOutcome(`Invalid arguments: ${errorText(error)}`) };
+	}
 	if (!validation.ok) return { call, context, outcome: errorOutcome(validation.message) };
 	context.args = validation.value;
 	if (batch.config.beforeToolCall) {

@@ -3,6 +3,9 @@ import type { TSchema } from "typebox";
 /** TypeBox's validator, loaded with the first tool call: start-up does not need it. */
 let typeboxValue: Promise<typeof import("typebox/value").Value> | undefined;
 
+/** How much of arguments that are not a JSON object the model is shown back. */
+const MAX_RAW_SHOWN = 2000;
+
 export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
 /**
@@ -12,7 +15,10 @@ export type ValidationResult = { ok: true; value: Record<string, unknown> } | { 
  */
 export async function validateArguments(schema: TSchema, args: Record<string, unknown>): Promise<ValidationResult> {
 	if ("__parseError" in args || "__raw" in args) {
-		return { ok: false, message: `The arguments were not a valid JSON object: ${String(args.__raw ?? "")}` };
+		const reason = typeof args.__parseError === "string" ? ` (${args.__parseError})` : "";
+		const raw = String(args.__raw ?? "");
+		const shown = raw.length > MAX_RAW_SHOWN ? `${raw.slice(0, MAX_RAW_SHOWN)}... [${raw.length} characters]` : raw;
+		return { ok: false, message: `The arguments were not a valid JSON object${reason}: ${shown}` };
 	}
 	typeboxValue ??= import("typebox/value").then(
 		(module) => module.Value,

@@ -1,4 +1,6 @@
 /** Text helpers shared by the renderers: escaping, number and date formatting, safe JSON. */
+import { redactUrl } from "../llm/model-redaction.js";
+import { safeStringify } from "../llm/safe-json.js";
 
 const HTML_ESCAPES: Record<string, string> = {
 	"&": "&amp;",
@@ -51,12 +53,16 @@ function looksLikeModel(value: Record<string, unknown>): boolean {
 	return typeof value.provider === "string" && (typeof value.api === "string" || typeof value.baseUrl === "string");
 }
 
-/** JSON.stringify replacer that drops `headers` (and any `apiKey`) of model-like objects. */
+/**
+ * JSON.stringify replacer that drops `headers` (and any `apiKey`) of model-like objects and
+ * redacts the credentials of their `baseUrl`.
+ */
 export function withoutModelSecrets(this: unknown, _key: string, value: unknown): unknown {
 	if (!isRecord(value) || !looksLikeModel(value)) return value;
-	if (!("headers" in value) && !("apiKey" in value)) return value;
+	const baseUrl = typeof value.baseUrl === "string" ? redactUrl(value.baseUrl) : value.baseUrl;
+	if (!("headers" in value) && !("apiKey" in value) && baseUrl === value.baseUrl) return value;
 	const { headers: _headers, apiKey: _apiKey, ...rest } = value;
-	return rest;
+	return baseUrl === undefined ? rest : { ...rest, baseUrl };
 }
 
 /**
@@ -64,9 +70,17 @@ export function withoutModelSecrets(this: unknown, _key: string, value: unknown)
  * times slower, so it only runs when the plain text holds a key it would remove.
  */
 export function jsonWithoutSecrets(value: unknown, indent?: number): string {
-	const plain = JSON.stringify(value, null, indent);
+	let plain: string | undefined;
+	try {
+		plain = JSON.stringify(value, null, indent);
+	} catch (error) {
+		// Circular or bigint details of an extension, values nested thousands of levels deep:
+		// shown with those parts replaced rather than failing the whole export.
+		if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+		return safeStringify(value, { replacer: withoutModelSecrets, indent });
+	}
 	if (plain === undefined) return String(value);
-	if (!plain.includes('"headers":') && !plain.includes('"apiKey":')) return plain;
+	if (!plain.includes('"headers":') && !plain.includes('"apiKey":') && !plain.includes('"baseUrl":')) return plain;
 	return JSON.stringify(value, withoutModelSecrets, indent);
 }
 

@@ -115,7 +115,8 @@ export function createExtensionApi(record: ExtensionRecord, bindings: ApiBinding
 			bindings.setActiveTools(names);
 		},
 		getSettings: () => host.settings(),
-		exec: (command, args, options) => execCommand(command, args, { ...options, cwd: options?.cwd ?? host.cwd }),
+		exec: (command, args, options) =>
+			execCommand(command, args, { ...options, cwd: options?.cwd ?? host.cwd, env: host.commandEnv }),
 		registerFlag(name, options) {
 			checkFlag(name, options);
 			record.flags.set(name, options);

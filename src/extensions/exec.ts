@@ -1,18 +1,22 @@
 import { spawn } from "node:child_process";
+import { timerDelay } from "../llm/timer-limit.js";
+import { newShellTag, taggedEnvironment } from "../tools/process-tree.js";
+import { PIPE_GRACE_MS, releaseStream } from "../tools/shell.js";
+import { registerShell, shellExited, stopShellProcesses } from "../tools/shell-processes.js";
 import { errorText } from "./host.js";
 import type { ExecOptions, ExecResult } from "./types.js";
 
-/** How long a process may ignore SIGTERM before it gets SIGKILL. */
-const KILL_GRACE_MS = 2000;
-
 /**
  * Runs `command` with `args` directly (no shell), collecting stdout and stderr. Never rejects: a
- * process that cannot start resolves with code 1 and the reason appended to stderr.
+ * process that cannot start resolves with code 1 and the reason appended to stderr. Like the bash
+ * tool's commands (docs/commands-and-search.md), it is done when the program exits, even if
+ * processes it started hold its output open; on timeout or abort every process it started is
+ * ended (setsid ones too), and what it leaves running is ended when Atomic exits.
  */
 export function execCommand(
 	command: string,
 	args: string[],
-	options: ExecOptions & { cwd: string },
+	options: ExecOptions & { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<ExecResult> {
 	if (options.signal?.aborted) return Promise.resolve({ stdout: "", stderr: "", code: 1, killed: true });
 	return new Promise((resolve) => {
@@ -20,36 +24,52 @@ export function execCommand(
 		let stderr = "";
 		let killed = false;
 		let settled = false;
-		const child = spawn(command, args, { cwd: options.cwd, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+		let exitCode: number | undefined;
+		let graceTimer: NodeJS.Timeout | undefined;
+		const tag = newShellTag();
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: taggedEnvironment(options.env ?? process.env, tag),
+			shell: false,
+			stdio: ["ignore", "pipe", "pipe"],
+			detached: true,
+		});
+		if (child.pid !== undefined) registerShell(tag, child.pid);
 		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-			stdout += chunk;
+			if (!settled) stdout += chunk;
 		});
 		child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-			stderr += chunk;
+			if (!settled) stderr += chunk;
 		});
 
 		const kill = () => {
 			if (killed || settled) return;
 			killed = true;
-			child.kill("SIGTERM");
-			setTimeout(() => {
-				if (!settled) child.kill("SIGKILL");
-			}, KILL_GRACE_MS).unref();
+			stopShellProcesses(tag);
 		};
-		const timer = options.timeout && options.timeout > 0 ? setTimeout(kill, options.timeout) : undefined;
+		const timer = options.timeout && options.timeout > 0 ? setTimeout(kill, timerDelay(options.timeout)) : undefined;
 		options.signal?.addEventListener("abort", kill, { once: true });
 
 		const finish = (code: number) => {
 			if (settled) return;
 			settled = true;
-			if (timer) clearTimeout(timer);
+			clearTimeout(timer);
+			clearTimeout(graceTimer);
 			options.signal?.removeEventListener("abort", kill);
+			releaseStream(child.stdout);
+			releaseStream(child.stderr);
 			resolve({ stdout, stderr, code, killed });
 		};
 		child.on("error", (error) => {
 			stderr += `${stderr && !stderr.endsWith("\n") ? "\n" : ""}${errorText(error)}`;
 			finish(1);
 		});
-		child.on("close", (code) => finish(code ?? 1));
+		child.on("exit", (code) => {
+			shellExited(tag);
+			exitCode = code ?? 1;
+			// Processes the program left in the background may hold its output open for ever.
+			graceTimer = setTimeout(() => finish(exitCode ?? 1), PIPE_GRACE_MS);
+		});
+		child.on("close", (code) => finish(exitCode ?? code ?? 1));
 	});
 }

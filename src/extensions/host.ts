@@ -49,6 +49,8 @@ export interface SendUserMessageOptions {
 export interface ExtensionHost {
 	readonly cwd: string;
 	readonly mode: ExtensionMode;
+	/** The environment exec gives its programs; default: this process's. */
+	readonly commandEnv?: NodeJS.ProcessEnv;
 	/** The current model; undefined when none is selected. */
 	readonly model: Model | undefined;
 	/** Adds a custom message (`CustomMessage` with role "custom") per the delivery options. */

@@ -104,6 +104,11 @@ export class CredentialStore {
 		return true;
 	}
 
+	/** The keys stored in auth.json, as written there (a `$VAR`, a `!command` or the key itself). */
+	storedKeys(): string[] {
+		return Object.values(this.readStored()).map((credential) => credential.key);
+	}
+
 	/** Where a provider's credential would come from, without running any `!command`. */
 	status(provider: string, config: ProviderAuthConfig = {}): AuthStatus {
 		if (this.runtimeKeys.has(provider)) return { configured: true, source: "runtime" };

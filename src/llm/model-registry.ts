@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { builtInModels, builtInProviderDefaults, builtInProviders } from "./catalog.js";
+import { credentialVariables } from "./credential-variables.js";
 import { type AuthStatus, CredentialStore, resolveConfigValue } from "./credentials.js";
 import { type ModelConfig, type ProviderConfig, readModelsJson } from "./models-json.js";
 import type { Model } from "./types.js";
@@ -100,6 +101,21 @@ export class ModelRegistry {
 		}
 		if (config?.authHeader && apiKey) headers.Authorization = `Bearer ${apiKey}`;
 		return { apiKey, headers };
+	}
+
+	/**
+	 * The environment variables this registry reads credentials from (see credentialVariables).
+	 * An unreadable auth.json adds none (the error comes with the first request that needs it).
+	 */
+	credentialVariables(): Set<string> {
+		let stored: string[] = [];
+		try {
+			stored = this.credentials.storedKeys();
+		} catch (error) {
+			if (!(error instanceof Error)) throw error;
+			stored = [];
+		}
+		return credentialVariables(this.configs, stored);
 	}
 
 	private authConfig(provider: string): { apiKey?: string; custom?: boolean } {

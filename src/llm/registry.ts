@@ -1,6 +1,7 @@
 import { describeError, errorFromThrown, providerError } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
+import { timerDelay } from "./timer-limit.js";
 import type { Api, Context, Model, StreamOptions } from "./types.js";
 
 /**
@@ -79,7 +80,7 @@ async function run(model: Model, context: Context, options: StreamOptions, out: 
 		idleTimer = setTimeout(() => {
 			idleMessage = `Provider stream idle for ${idleTimeoutMs} ms (idle timeout)`;
 			controller.abort(new Error(idleMessage));
-		}, idleTimeoutMs);
+		}, timerDelay(idleTimeoutMs));
 		idleTimer.unref?.();
 	};
 	let unsubscribe: (() => void) | undefined;

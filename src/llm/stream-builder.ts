@@ -1,12 +1,16 @@
 import { calculateCost, emptyUsage } from "./cost.js";
 import type { ProviderError } from "./errors.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
+import { MAX_ARGUMENT_DEPTH, nestedDeeperThan, tooDeepArguments } from "./json-depth.js";
+import { redactUrlSecrets } from "./model-redaction.js";
 import type { AssistantMessage, Model, StopReason, TextContent, ThinkingContent, ToolCall } from "./types.js";
 
 interface OpenBlock {
 	kind: "text" | "thinking" | "toolCall";
 	/** Raw argument JSON accumulated for a tool call. */
 	argumentsJson: string;
+	/** Whole arguments a provider delivered nested too deeply to be serialised (see json-depth.ts). */
+	tooDeep?: boolean;
 	ended: boolean;
 }
 
@@ -112,6 +116,10 @@ export class AssistantStreamBuilder {
 	setToolArguments(index: number, args: Record<string, unknown>): void {
 		const open = this.blocks[index];
 		if (open?.kind !== "toolCall" || open.ended) return;
+		if (nestedDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+			open.tooDeep = true;
+			return;
+		}
 		const json = JSON.stringify(args);
 		open.argumentsJson = json;
 		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta: json });
@@ -134,7 +142,7 @@ export class AssistantStreamBuilder {
 		} else if (block.type === "thinking") {
 			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking });
 		} else {
-			block.arguments = parseToolArguments(open.argumentsJson);
+			block.arguments = open.tooDeep ? tooDeepArguments("") : parseToolArguments(open.argumentsJson);
 			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: { ...block } });
 		}
 	}
@@ -175,7 +183,8 @@ export class AssistantStreamBuilder {
 		this.closeOpenBlocks();
 		this.finished = true;
 		this.message.stopReason = aborted ? "aborted" : "error";
-		this.message.errorMessage = errorMessage;
+		// Errors of fetch and the SDKs may quote the request URL, credentials included.
+		this.message.errorMessage = redactUrlSecrets(errorMessage, this.model.baseUrl);
 		if (error && !aborted) this.message.error = error;
 		this.stream.push({ type: "error", reason: aborted ? "aborted" : "error", message: this.message });
 	}
@@ -201,13 +210,16 @@ export class AssistantStreamBuilder {
 }
 
 /**
- * Parses streamed tool-call arguments. Invalid or non-object JSON yields `{}` plus the raw text
- * under `__raw`, so argument validation reports the problem to the model instead of failing here.
+ * Parses streamed tool-call arguments. Invalid or non-object JSON, or JSON nested more than
+ * MAX_ARGUMENT_DEPTH levels, yields the raw text under `__raw` (and the reason under
+ * `__parseError`), so argument validation reports the problem to the model instead of failing here.
  */
 export function parseToolArguments(json: string): Record<string, unknown> {
 	if (json.trim() === "") return {};
 	try {
+		// JSON.parse takes any depth (it does not recurse); serialising the value again would not.
 		const value: unknown = JSON.parse(json);
+		if (nestedDeeperThan(value, MAX_ARGUMENT_DEPTH)) return tooDeepArguments(json);
 		if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
 		return { __raw: json };
 	} catch (error) {

@@ -80,6 +80,19 @@ export const PermissionsSettingsSchema = Type.Object(
 	{ description: "an object" },
 );
 
+const ShellEnvSettings = Type.Object(
+	{
+		/**
+		 * Keep the variables Atomic reads credentials from (provider keys, models.json and auth.json
+		 * `$VAR` references): true for all of them, or the names to keep. Default: removed.
+		 */
+		inheritCredentials: Type.Optional(
+			Type.Union([Type.Boolean(), Type.Array(Type.String())], { description: "true, false or an array of names" }),
+		),
+	},
+	{ description: "an object" },
+);
+
 export const SettingsSchema = Type.Object(
 	{
 		defaultProvider: text(),
@@ -108,6 +121,8 @@ export const SettingsSchema = Type.Object(
 		heartbeatMs: Type.Optional(milliseconds()),
 		/** Tool approvals: mode, allow and deny rules, request timeout. */
 		permissions: Type.Optional(PermissionsSettingsSchema),
+		/** The environment of the commands the agent runs (bash tool, RPC bash, extension exec); read from the user's file only. */
+		shellEnv: Type.Optional(ShellEnvSettings),
 	},
 	{ description: "an object" },
 );

@@ -1,4 +1,5 @@
 import type { ExtensionUiBackend, ExtensionUiDialogOptions, NotifyType, WidgetPlacement } from "../extensions/index.js";
+import { timerDelay } from "../llm/timer-limit.js";
 
 /** One `extension_ui_request` record as written to stdout. */
 export interface ExtensionUiRequest {
@@ -120,7 +121,7 @@ export class RpcExtensionUi implements ExtensionUiBackend {
 				resolve(dialogResult(kind, answer));
 			};
 			this.open.set(id, { settle });
-			if (timeout !== undefined) timer = setTimeout(() => settle(undefined), timeout);
+			if (timeout !== undefined) timer = setTimeout(() => settle(undefined), timerDelay(timeout));
 			opts?.signal?.addEventListener("abort", onAbort, { once: true });
 			this.send(method, { ...fields, timeout }, id);
 		});

@@ -1,3 +1,5 @@
+import { safeStringify } from "../llm/safe-json.js";
+
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -70,9 +72,21 @@ const SEPARATORS = /[\u2028\u2029]/g;
 /**
  * Serialises one output record as a JSON line. U+2028 and U+2029 are escaped, so clients that
  * (wrongly) split on them still see whole records; JSON parsers read the escapes back unchanged.
+ * A record that does not serialise as it is (an extension's circular or bigint details, a value
+ * nested thousands of levels deep) goes out with those parts replaced by a note: it never throws,
+ * so no event is lost and no run is left without its end.
  */
 export function serializeRecord(record: unknown): string {
-	const json = JSON.stringify(record);
+	let json: string;
+	try {
+		json = JSON.stringify(record);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		process.stderr.write(
+			`Warning: a record did not serialise as it is (${reason}); its unserialisable parts were replaced\n`,
+		);
+		json = safeStringify(record);
+	}
 	// Two includes beat one regex scan: V8 answers them at once for a one-byte string (no such
 	// character fits in it) and searches a two-byte one several times faster than a regex does.
 	if (json.includes("\u2028") || json.includes("\u2029")) {

@@ -1,5 +1,5 @@
 import type { AgentSession } from "../runtime/agent-session.js";
-import { killAllShells } from "../tools/shell.js";
+import { killAllShells } from "../tools/shell-processes.js";
 import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
 import { LineSplitter, type RecordText } from "./framing.js";

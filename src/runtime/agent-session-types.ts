@@ -66,6 +66,8 @@ export interface AgentSessionOptions {
 	followUpMode?: QueueMode;
 	autoCompaction?: boolean;
 	shellPath?: string;
+	/** The environment of commands run for the client and by extensions (default: this process's). */
+	shellEnv?: NodeJS.ProcessEnv;
 	/** Where truncated bash outputs are written in full. */
 	spillDir?: string;
 	thinkingBudgets?: Partial<Record<ThinkingLevel, number>>;

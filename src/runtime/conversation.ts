@@ -1,4 +1,5 @@
 import type { AgentMessage, BashExecutionMessage } from "../agent/messages.js";
+import { keepSpillFilesOf } from "../tools/spill-files.js";
 import type { CurrentSession } from "./current-session.js";
 import type { SessionSlot } from "./session-slot.js";
 
@@ -52,6 +53,8 @@ export class Conversation {
 			return false;
 		}
 		const inRun = this.run.isStreaming && slot === this.current.slot;
+		// The full-output files it refers to outlive this process when the session has a file.
+		if (slot.session.file !== undefined) keepSpillFilesOf(message);
 		const saved = this.current.record(
 			(session) => {
 				if (message.role !== "custom") {

@@ -21,6 +21,7 @@ import {
 	sessionDirFor,
 } from "../session/open.js";
 import type { Session } from "../session/session.js";
+import { toolEnvironment } from "../tools/environment.js";
 import { type BuiltInToolOptions, createBuiltInTools } from "../tools/index.js";
 import { AgentSession, type SessionFactory } from "./agent-session.js";
 import type { ApprovalHandler } from "./approvals.js";
@@ -130,6 +131,12 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	};
 
 	const toolNames = options.tools;
+	const shellEnv = toolEnvironment(
+		process.env,
+		registry.credentialVariables(),
+		// A project's .atomic/settings.json cannot hand the user's keys to the commands it makes run.
+		settingsStore.userSettings().shellEnv?.inheritCredentials,
+	);
 	const retry = settings.retry ?? {};
 	const agentSession = new AgentSession({
 		registry,
@@ -138,7 +145,10 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		session,
 		sessionFactory: factory,
 		tools: (toolCwd) =>
-			createBuiltInTools({ cwd: toolCwd, shellPath: settings.shellPath, ...options.toolBackends }, toolNames),
+			createBuiltInTools(
+				{ cwd: toolCwd, shellPath: settings.shellPath, env: shellEnv, ...options.toolBackends },
+				toolNames,
+			),
 		systemPrompt: (promptCwd, tools: AgentTool[], skills) =>
 			buildSystemPrompt({
 				cwd: promptCwd,
@@ -166,6 +176,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		followUpMode: settings.followUpMode,
 		autoCompaction: settings.autoCompaction ?? settings.compaction?.enabled ?? true,
 		shellPath: settings.shellPath,
+		shellEnv,
 		thinkingBudgets: settings.thinkingBudgets,
 		streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
 		persistDefaults: options.persistDefaults ?? true,

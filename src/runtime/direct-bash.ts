@@ -31,7 +31,7 @@ export class DirectBash {
 
 	constructor(
 		private readonly host: DirectBashHost,
-		private readonly shell: { shellPath?: string; spillDir?: string } = {},
+		private readonly shell: { shellPath?: string; spillDir?: string; shellEnv?: NodeJS.ProcessEnv } = {},
 	) {}
 
 	async execute(command: string, options: DirectBashOptions = {}): Promise<BashResult> {
@@ -42,6 +42,7 @@ export class DirectBash {
 				requestId: options.requestId,
 				cwd: this.host.current.cwd,
 				shellPath: this.shell.shellPath,
+				env: this.shell.shellEnv,
 				spillDir: this.shell.spillDir,
 				onData: options.onData,
 				intercept: options.intercept,

@@ -1,3 +1,4 @@
+import { timerDelay } from "../llm/timer-limit.js";
 import type { WaitingOn } from "./activity.js";
 
 /** Default quiet time after which a busy session sends a heartbeat. */
@@ -37,7 +38,7 @@ export class Heartbeat {
 
 	private arm(): void {
 		if (this.timer || this.intervalMs <= 0 || !this.waitingOn()) return;
-		this.timer = setTimeout(() => this.fire(), this.intervalMs);
+		this.timer = setTimeout(() => this.fire(), timerDelay(this.intervalMs));
 		this.timer.unref();
 	}
 
@@ -47,7 +48,7 @@ export class Heartbeat {
 		if (!waitingOn || this.intervalMs <= 0) return;
 		const idleMs = Date.now() - this.lastEvent;
 		if (idleMs < this.intervalMs) {
-			this.timer = setTimeout(() => this.fire(), this.intervalMs - idleMs);
+			this.timer = setTimeout(() => this.fire(), timerDelay(this.intervalMs - idleMs));
 			this.timer.unref();
 			return;
 		}

@@ -93,8 +93,5 @@ export interface CycleResult {
 	isScoped: boolean;
 }
 
-/** A Model as clients see it: headers may hold secrets, so they stay inside. */
-export function publicModel(model: Model): Omit<Model, "headers"> {
-	const { headers: _headers, ...rest } = model;
-	return rest;
-}
+/** A Model as clients see it: headers stay inside, credentials in the base URL are redacted. */
+export { publicModel } from "../llm/model-redaction.js";

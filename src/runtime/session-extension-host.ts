@@ -17,6 +17,8 @@ export interface ExtensionReach {
 	registry: ModelRegistry;
 	/** The merged settings.json values. */
 	settings(): Record<string, unknown>;
+	/** The environment of extensions' exec (default: this process's). */
+	commandEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -31,6 +33,7 @@ export function sessionExtensionHost(session: AgentSession, reach: ExtensionReac
 		get model() {
 			return session.model;
 		},
+		commandEnv: reach.commandEnv,
 		sendMessage: (message, options) => session.sendCustomMessage(message, options),
 		sendUserMessage: (content, options) => session.sendUserMessage(content, options),
 		appendEntry: (customType, data) => reach.current.record((current) => current.appendCustomEntry(customType, data)),

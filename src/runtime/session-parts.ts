@@ -90,6 +90,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 			events,
 			registry: options.registry,
 			settings: () => ({ ...options.settings.get() }),
+			commandEnv: options.shellEnv,
 		}),
 		current.cwd,
 	);
@@ -146,6 +147,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		steeringMode: options.steeringMode,
 		followUpMode: options.followUpMode,
 		retry: options.retry,
+		reportListenerError: (error) => events.warn(`An event listener failed: ${errorMessage(error)}`),
 	});
 	const fallback = new ModelFallback({
 		models,
@@ -285,4 +287,8 @@ function trackedDialogs(ui: ExtensionUiBackend, activity: Activity): ExtensionUi
 		setTitle: (title) => ui.setTitle(title),
 		setEditorText: (text) => ui.setEditorText(text),
 	};
+}
+
+function errorMessage(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import type { RetrySettings } from "../agent/retry.js";
 import type { StreamFunction } from "../agent/types.js";
+import { timerDelay } from "../llm/timer-limit.js";
 import type { AssistantMessage, Model, StreamOptions, ThinkingLevel } from "../llm/types.js";
 import { uuidv7 } from "../session/ids.js";
 import type { AgentSessionEvent } from "./events.js";
@@ -47,7 +48,7 @@ export async function sideRequest(
 			return reply;
 		}
 		attempt++;
-		const delayMs = retry.baseDelayMs * 2 ** (attempt - 1);
+		const delayMs = timerDelay(retry.baseDelayMs * 2 ** (attempt - 1));
 		host.events.emit({
 			type: "summarization_retry_scheduled",
 			attempt,

@@ -1,11 +1,10 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
-import { resolveToolPath } from "./paths.js";
-import { compileGlob, statToolPath, wholeNumber, withNotices } from "./search-support.js";
+import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search-runner.js";
+import { seconds, timeLimitNotice, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
-import type { ToolOptions } from "./types.js";
-import { walk } from "./walk.js";
+import type { SearchToolOptions } from "./types.js";
 
 const DEFAULT_LIMIT = 1000;
 
@@ -23,10 +22,14 @@ export interface FindToolDetails {
 	/** The result limit, present when more paths match than were shown. */
 	resultLimitReached?: number;
 	truncation?: TruncationResult;
+	/** The time limit (seconds) that stopped the search: the paths shown are those found until then. */
+	timeLimitReached?: number;
 }
 
+export type FindToolOptions = SearchToolOptions;
+
 /** Finds paths by glob, in Node (no fd binary), honouring ignore files. */
-export function createFindTool(options: ToolOptions): AgentTool<typeof findSchema, FindToolDetails> {
+export function createFindTool(options: FindToolOptions): AgentTool<typeof findSchema, FindToolDetails> {
 	return {
 		name: "find",
 		readOnly: true,
@@ -36,44 +39,33 @@ export function createFindTool(options: ToolOptions): AgentTool<typeof findSchem
 			"directories end with '/'. A pattern without '/' matches file names at any depth.",
 			"Respects .gitignore and .ignore; includes hidden files.",
 			`Output is limited to ${DEFAULT_LIMIT} results or ${formatSize(DEFAULT_MAX_BYTES)} (whichever is hit first).`,
+			`A search stops after ${seconds(options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS)} s with what it found by then.`,
 		].join(" "),
 		parameters: findSchema,
-		execute: (_toolCallId, args, signal) => runFind(options.cwd, args, signal),
+		execute: (_toolCallId, args, signal) => runFind(options, args, signal),
 	};
 }
 
 async function runFind(
-	cwd: string,
+	options: FindToolOptions,
 	args: FindToolInput,
 	signal: AbortSignal,
 ): Promise<AgentToolResult<FindToolDetails>> {
 	const limit = wholeNumber(args.limit, DEFAULT_LIMIT, 1);
-	const root = resolveToolPath(args.path ?? ".", cwd);
-	if (!(await statToolPath(root)).isDirectory()) throw new Error(`Not a directory: ${root}`);
-	// A trailing slash asks for directories only, as in gitignore patterns.
-	const directoriesOnly = args.pattern.length > 1 && args.pattern.endsWith("/");
-	const matches = await compileGlob(directoriesOnly ? args.pattern.slice(0, -1) : args.pattern);
-
-	// The walk yields paths in sorted order, so the first `limit` matches are the first sorted ones.
-	const results: string[] = [];
-	let limitReached = false;
-	for await (const entry of walk(root, { signal, includeDirectories: true })) {
-		if (directoriesOnly && !entry.isDirectory) continue;
-		if (!matches(entry.path)) continue;
-		if (results.length >= limit) {
-			limitReached = true;
-			break;
-		}
-		results.push(entry.isDirectory ? `${entry.path}/` : entry.path);
-	}
-
-	if (results.length === 0) {
-		return { content: [{ type: "text", text: "No files found matching pattern" }], details: {} };
-	}
-	const truncation = truncateHead(results.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+	const job = { kind: "find" as const, cwd: options.cwd, args, defaultLimit: DEFAULT_LIMIT };
+	const outcome = await runSearch(job, { signal, timeLimitMs: options.searchTimeLimitMs });
+	const results = outcome.lines;
 	const details: FindToolDetails = {};
 	const notices: string[] = [];
-	if (limitReached) {
+	if (outcome.timeLimitReached) {
+		details.timeLimitReached = seconds(options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS);
+		notices.push(timeLimitNotice(details.timeLimitReached));
+	}
+	if (results.length === 0) {
+		return { content: [{ type: "text", text: withNotices("No files found matching pattern", notices) }], details };
+	}
+	const truncation = truncateHead(results.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+	if (outcome.summary.limitReached) {
 		details.resultLimitReached = limit;
 		notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
 	}

@@ -18,6 +18,8 @@ export interface GrepSearchOptions {
 	/** Matches to report; finding one more sets `matchLimitReached`. */
 	limit: number;
 	signal?: AbortSignal;
+	/** Receives each output line as soon as it is taken. Must not throw. */
+	onLine?(line: string): void;
 }
 
 /**
@@ -123,6 +125,7 @@ export class GrepSearch {
 	private push(line: string): void {
 		this.outputBytes += Buffer.byteLength(line) + (this.lines.length > 0 ? 1 : 0);
 		this.lines.push(line);
+		this.options.onLine?.(line);
 	}
 }
 

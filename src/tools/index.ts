@@ -10,7 +10,8 @@ import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
 export type { ShellRunner, TextFileBackend } from "./file-backend.js";
-export { killAllShells, liveShellCount, runShell, type ShellRunOptions, type ShellRunResult } from "./shell.js";
+export { runShell, type ShellRunOptions, type ShellRunResult } from "./shell.js";
+export { killAllShells, liveShellCount } from "./shell-processes.js";
 export {
 	createBashTool,
 	createEditTool,
@@ -35,6 +36,8 @@ export interface BuiltInToolOptions {
 	files?: TextFileBackend;
 	/** Bash runs its commands through this instead of a local shell (an editor's terminal). */
 	runShell?: ShellRunner;
+	/** How long one grep or find may run (default 30 s). */
+	searchTimeLimitMs?: number;
 }
 
 /** Creates the named built-in tools (all of them by default). Unknown names throw. */

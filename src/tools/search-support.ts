@@ -44,3 +44,13 @@ export function wholeNumber(value: number | undefined, fallback: number, minimum
 export function withNotices(text: string, notices: readonly string[]): string {
 	return notices.length === 0 ? text : `${text}\n\n[${notices.join(". ")}]`;
 }
+
+/** Whole seconds of a duration in milliseconds, at least 1. */
+export function seconds(milliseconds: number): number {
+	return Math.max(1, Math.round(milliseconds / 1000));
+}
+
+/** The notice of a search the time limit stopped. */
+export function timeLimitNotice(limitSeconds: number): string {
+	return `Search stopped after ${limitSeconds} s (time limit); results are incomplete. Narrow the path or glob, or simplify the pattern`;
+}

@@ -2,6 +2,14 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDirectorySync } from "../platform/ensure-directory.js";
+import {
+	reserveSpillBytes,
+	spillBudget,
+	spillFileClosed,
+	spillFileFailed,
+	spillFileName,
+	trackSpillFile,
+} from "./spill-files.js";
 import { formatSize } from "./truncate.js";
 
 /** The full-output file stops growing at this size and ends with a marker line. */
@@ -11,28 +19,31 @@ export const MAX_SPILL_BYTES = 64 * 1024 * 1024;
  * The file that receives a command's full output once it no longer fits the tail. Writes are
  * synchronous: they go to the page cache in microseconds, and they keep memory bounded without
  * having to pause the child's streams for backpressure. Any file-system failure makes the file
- * unusable (`close` then returns undefined) instead of failing the command.
+ * unusable (`close` then returns undefined) instead of failing the command. Every file counts
+ * against the process-wide budget of spill-files.ts, which also removes them (see there).
  */
 export class SpillFile {
 	readonly path: string;
 	readonly #maxBytes: number;
+	readonly #tracked: ReturnType<typeof trackSpillFile>;
 	#fd: number | undefined;
 	#written = 0;
 	#endsWithNewline = true;
 	#capped = false;
 
-	private constructor(path: string, fd: number, maxBytes: number) {
+	private constructor(path: string, fd: number, maxBytes: number, dir: string) {
 		this.path = path;
 		this.#fd = fd;
 		this.#maxBytes = maxBytes;
+		this.#tracked = trackSpillFile(path, dir);
 	}
 
-	/** Opens `<dir>/atomic-bash-<16 hex>.log` (mode 0600; dir created 0700); undefined when refused. */
+	/** Opens `<dir>/atomic-bash-<pid>-<16 hex>.log` (mode 0600; dir created 0700); undefined when refused. */
 	static create(dir: string, maxBytes: number = MAX_SPILL_BYTES): SpillFile | undefined {
-		const path = join(dir, `atomic-bash-${randomBytes(8).toString("hex")}.log`);
+		const path = join(dir, spillFileName(randomBytes(8).toString("hex")));
 		try {
 			ensureDirectorySync(dir, { mode: 0o700 });
-			return new SpillFile(path, openSync(path, "wx", 0o600), maxBytes);
+			return new SpillFile(path, openSync(path, "wx", 0o600), maxBytes, dir);
 		} catch (error) {
 			// The output is still returned, only without a full copy on disk.
 			reportSpillFailure(path, error);
@@ -43,18 +54,23 @@ export class SpillFile {
 	/** Appends `text`; `bytes` is its UTF-8 length when the caller already knows it. */
 	write(text: string, bytes: number = Buffer.byteLength(text)): void {
 		if (this.#fd === undefined || this.#capped || !text) return;
-		const room = this.#maxBytes - this.#written;
+		const fileRoom = this.#maxBytes - this.#written;
+		const room = reserveSpillBytes(this.#tracked, Math.min(bytes, fileRoom));
 		if (bytes <= room) {
 			this.#writeAll(text, bytes);
 			return;
 		}
+		const reason =
+			room < fileRoom
+				? `Saved outputs reached ${formatSize(spillBudget())}`
+				: `Output exceeded ${formatSize(this.#maxBytes)}`;
 		const data = Buffer.from(text, "utf8");
 		// Cut on a character boundary: step back over UTF-8 continuation bytes.
 		let end = room;
 		while (end > 0 && ((data[end] as number) & 0xc0) === 0x80) end--;
 		this.#writeAll(data.subarray(0, end), end);
 		this.#capped = true;
-		const marker = `[Output exceeded ${formatSize(this.#maxBytes)}; the rest was not saved]\n`;
+		const marker = `[${reason}; the rest was not saved]\n`;
 		const line = this.#endsWithNewline ? marker : `\n${marker}`;
 		this.#writeAll(line, Buffer.byteLength(line));
 	}
@@ -64,6 +80,7 @@ export class SpillFile {
 		const fd = this.#fd;
 		if (fd === undefined) return undefined;
 		this.#fd = undefined;
+		spillFileClosed(this.#tracked);
 		try {
 			closeSync(fd);
 			return this.path;
@@ -87,6 +104,7 @@ export class SpillFile {
 			reportSpillFailure(this.path, error);
 			this.#fd = undefined;
 			closeQuietly(fd);
+			spillFileFailed(this.#tracked);
 		}
 	}
 }

@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { timerDelay } from "../llm/timer-limit.js";
+import { newShellTag, taggedEnvironment } from "./process-tree.js";
 import { countNewlineBytes, outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
+import { registerShell, shellExited, stopShellProcesses } from "./shell-processes.js";
 import { MAX_SPILL_BYTES, SpillFile } from "./shell-spill.js";
 import type { TruncationResult } from "./truncate.js";
 
@@ -11,7 +14,7 @@ export interface ShellRunOptions {
 	/** Default: the current process's environment. */
 	env?: NodeJS.ProcessEnv;
 	signal?: AbortSignal;
-	/** Ignored unless positive and finite. */
+	/** Ignored unless positive; values above MAX_TIMER_MS (about 24.8 days) count as that. */
 	timeoutMs?: number;
 	/** Default: /bin/bash when it exists, else `sh` from the PATH. */
 	shellPath?: string;
@@ -44,35 +47,11 @@ export interface ShellRunResult {
 	truncation: TruncationResult;
 }
 
-/** How long a process group gets between SIGTERM and SIGKILL. */
-const KILL_GRACE_MS = 1000;
-
-/** Process-group ids of the shells still running (each shell leads its own group). */
-const liveGroups = new Set<number>();
-
-/** Sends a signal to a whole process group; false when the group is gone. */
-function signalGroup(groupId: number, signal: NodeJS.Signals): boolean {
-	try {
-		process.kill(-groupId, signal);
-		return true;
-	} catch (error) {
-		// ESRCH: every member already exited. Anything else (EPERM) means it is no longer ours to kill.
-		if (error instanceof Error && "code" in error && error.code !== "ESRCH") {
-			process.emitWarning(`Could not send ${signal} to process group ${groupId}: ${error.message}`);
-		}
-		return false;
-	}
-}
-
-/** Kills every running shell's process group at once (for process shutdown). */
-export function killAllShells(): void {
-	for (const groupId of liveGroups) signalGroup(groupId, "SIGKILL");
-}
-
-/** How many shells are still running (for tests). */
-export function liveShellCount(): number {
-	return liveGroups.size;
-}
+/**
+ * How long the output pipes get to end once the shell has exited. Processes the command left
+ * running in the background may hold them open for ever: the command is done when its shell is.
+ */
+export const PIPE_GRACE_MS = 200;
 
 function defaultShell(): string {
 	return existsSync("/bin/bash") ? "/bin/bash" : "sh";
@@ -83,8 +62,11 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * Runs `command` with `<shell> -c` in its own process group. Resolves once the shell has exited and
- * both output streams have ended, also when cancelled or timed out (then the whole group is killed).
+ * Runs `command` with `<shell> -c` in its own process group, tagged (see process-tree.ts) so that
+ * every process it starts can be found. Resolves once the shell has exited and both output streams
+ * have ended, or PIPE_GRACE_MS after the exit when background processes hold them. On abort or
+ * timeout every process of the command is ended (SIGTERM, then SIGKILL). Processes it leaves in
+ * the background live on; they are ended when `signal` aborts later, and when this process exits.
  * Rejects only when the working directory is missing or the shell cannot be started.
  */
 export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
@@ -147,9 +129,10 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 	}
 	return new Promise<ShellRunResult>((resolve, reject) => {
 		const shell = options.shellPath ?? defaultShell();
+		const tag = newShellTag();
 		const child = spawn(shell, ["-c", options.command], {
 			cwd: options.cwd,
-			env: options.env ?? process.env,
+			env: taggedEnvironment(options.env ?? process.env, tag),
 			stdio: ["ignore", "pipe", "pipe"],
 			detached: true,
 		});
@@ -158,57 +141,88 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		const started = groupId !== undefined;
 		let cancelled = false;
 		let timedOut = false;
-		let killTimer: NodeJS.Timeout | undefined;
+		let stopping = false;
+		let done = false;
+		let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+		let openStreams = 2;
 		let timeoutTimer: NodeJS.Timeout | undefined;
-		if (groupId !== undefined) liveGroups.add(groupId);
+		let graceTimer: NodeJS.Timeout | undefined;
+		if (groupId !== undefined) registerShell(tag, groupId);
 
-		const terminate = (): void => {
-			if (groupId === undefined || killTimer !== undefined) return;
-			signalGroup(groupId, "SIGTERM");
-			killTimer = setTimeout(() => signalGroup(groupId, "SIGKILL"), KILL_GRACE_MS);
+		const stop = (): void => {
+			if (stopping) return;
+			stopping = true;
+			stopShellProcesses(tag);
 		};
 		const onAbort = (): void => {
 			if (timedOut) return;
 			cancelled = true;
-			terminate();
+			stop();
 		};
-		const cleanUp = (): void => {
+		/** Ends the command: once the shell exited and its pipes ended or had their grace. */
+		const complete = (): void => {
+			if (done || !exit) return;
+			done = true;
 			options.signal?.removeEventListener("abort", onAbort);
 			clearTimeout(timeoutTimer);
-			clearTimeout(killTimer);
-			if (groupId !== undefined) liveGroups.delete(groupId);
+			clearTimeout(graceTimer);
+			for (const stream of [child.stdout, child.stderr]) releaseStream(stream);
+			resolve(finish({ cancelled, timedOut, code: exit.code, signal: exit.signal }));
+			// What the command left running in the background ends with the run that started it.
+			if (!stopping) options.signal?.addEventListener("abort", () => stopShellProcesses(tag), { once: true });
 		};
 
 		options.signal?.addEventListener("abort", onAbort, { once: true });
 		const timeoutMs = options.timeoutMs;
-		if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
+		if (timeoutMs !== undefined && timeoutMs > 0) {
 			timeoutTimer = setTimeout(() => {
 				if (cancelled) return;
 				timedOut = true;
-				terminate();
-			}, timeoutMs);
+				stop();
+			}, timerDelay(timeoutMs));
 		}
 
 		for (const channel of ["stdout", "stderr"] as const) {
 			const decoder = new ShellTextDecoder();
 			const stream = child[channel];
-			stream.on("data", (chunk: Buffer) => collect(channel, decoder.write(chunk), countNewlineBytes(chunk)));
-			// What the decoder held back (a cut-off escape sequence or character) holds no LF.
-			stream.once("end", () => collect(channel, decoder.end(), 0));
+			stream.on("data", (chunk: Buffer) => {
+				if (!done) collect(channel, decoder.write(chunk), countNewlineBytes(chunk));
+			});
+			stream.once("end", () => {
+				// What the decoder held back (a cut-off escape sequence or character) holds no LF.
+				if (!done) collect(channel, decoder.end(), 0);
+				openStreams--;
+				if (openStreams === 0) complete();
+			});
 		}
 
 		child.once("error", (error) => {
 			if (started) return;
-			cleanUp();
+			options.signal?.removeEventListener("abort", onAbort);
+			clearTimeout(timeoutTimer);
 			reject(new Error(`Could not start the shell ${shell}: ${error.message}`, { cause: error }));
 		});
-		// "close" comes after the exit and after both streams ended, so every delta came before it.
-		child.once("close", (code, signal) => {
+		child.once("exit", (code, signal) => {
 			if (!started) return;
-			// Members that survived SIGTERM but closed their output must not outlive the command.
-			if (groupId !== undefined && killTimer !== undefined) signalGroup(groupId, "SIGKILL");
-			cleanUp();
-			resolve(finish({ cancelled, timedOut, code, signal }));
+			exit = { code, signal };
+			shellExited(tag);
+			if (openStreams === 0) complete();
+			else graceTimer = setTimeout(complete, PIPE_GRACE_MS);
 		});
 	});
+}
+
+/**
+ * Stops listening to an output pipe that background processes may still hold: what they write
+ * is read and dropped (so they never get SIGPIPE), and the pipe no longer keeps this process alive.
+ */
+export function releaseStream(stream: NodeJS.ReadableStream & { unref?: () => void; readableEnded?: boolean }): void {
+	if (stream.readableEnded) return;
+	stream.removeAllListeners("data");
+	stream.on("data", discard);
+	stream.unref?.();
+}
+
+function discard(): void {
+	// Output of background processes after their command returned goes nowhere.
 }

@@ -3,3 +3,9 @@ export interface ToolOptions {
 	/** The working directory; relative paths resolve against it. */
 	cwd: string;
 }
+
+/** What grep and find are created with. */
+export interface SearchToolOptions extends ToolOptions {
+	/** How long one search may run before it stops with what it found (default 30 s). */
+	searchTimeLimitMs?: number;
+}

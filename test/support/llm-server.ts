@@ -28,6 +28,11 @@ export type ScriptBlock =
 			arguments: Record<string, unknown>;
 			/** The argument JSON split into this many pieces, or these exact pieces (must join to valid JSON). */
 			argumentChunks?: number | string[];
+			/**
+			 * The argument JSON to stream instead of `arguments` serialised (streaming wire formats only):
+			 * for values this process could not serialise itself, such as nesting 100,000 levels deep.
+			 */
+			rawArguments?: string;
 	  };
 
 export interface ScriptUsage {
@@ -240,7 +245,7 @@ export class LlmServer {
 	private normalize(script: ScriptedReply): NormalizedReply {
 		const blocks = (script.blocks ?? []).map((block): Required<NormalizedBlock> => {
 			if (block.type === "toolCall") {
-				const json = JSON.stringify(block.arguments);
+				const json = block.rawArguments ?? JSON.stringify(block.arguments);
 				return {
 					type: "toolCall",
 					id: block.id ?? `call_${++this.toolCallCounter}`,

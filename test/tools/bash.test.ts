@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { AgentTool, AgentToolResult } from "../../src/agent/types.js";
 import { type BashToolDetails, createBashTool } from "../../src/tools/bash.js";
-import { killAllShells } from "../../src/tools/shell.js";
+import { killAllShells } from "../../src/tools/shell-processes.js";
 import { livingProcesses } from "./process-helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "atomic-bash-test-"));
@@ -80,7 +80,7 @@ describe("bash tool results", () => {
 		const result = await execute({ command: "seq 1 3000" }).done;
 		const details = result.details as BashToolDetails;
 		const path = details.fullOutputPath ?? "";
-		expect(path).toMatch(/atomic-bash-[0-9a-f]{16}\.log$/);
+		expect(path).toMatch(/atomic-bash-\d+-[0-9a-f]{16}\.log$/);
 		expect(textOf(result)).toBe(
 			`${numberLines(1001, 3000)}\n\n[Showing lines 1001-3000 of 3000. Full output: ${path}]`,
 		);
@@ -176,5 +176,18 @@ describe("bash tool progress", () => {
 		const { done, updates } = execute({ command: "true" });
 		await done;
 		expect(updates).toEqual([]);
+	});
+});
+
+describe("bash timeout range", () => {
+	it("takes a timeout beyond the longest timer (about 24.8 days) as that, instead of killing at once", async () => {
+		const result = await tool.execute(
+			"call",
+			{ command: "sleep 0.2; echo finished", timeout: 3e6 },
+			new AbortController().signal,
+			() => undefined,
+		);
+		expect(result.content).toEqual([{ type: "text", text: "finished" }]);
+		expect(result.isError).toBeUndefined();
 	});
 });

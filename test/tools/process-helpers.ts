@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /**
  * Pids of processes (not zombies) whose argv is exactly `args`. Tests use arguments no other
@@ -53,4 +53,22 @@ export function waitForText() {
 			});
 		},
 	};
+}
+
+/** Resolves once no living process has exactly `args` as its argv; rejects after `timeoutMs`. */
+export async function waitUntilGone(args: string[], timeoutMs = 5000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (livingProcesses(args).length > 0) {
+		if (Date.now() > deadline) throw new Error(`${args.join(" ")} still runs after ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+/** Resolves once `path` exists; rejects after `timeoutMs`. */
+export async function waitForPath(path: string, timeoutMs = 5000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!existsSync(path)) {
+		if (Date.now() > deadline) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { killAllShells, liveShellCount, runShell, type ShellRunOptions } from "../../src/tools/shell.js";
+import { runShell, type ShellRunOptions } from "../../src/tools/shell.js";
+import { killAllShells, liveShellCount } from "../../src/tools/shell-processes.js";
 import { MAX_SPILL_BYTES } from "../../src/tools/shell-spill.js";
 import { announceWhenRunning, livingProcesses, waitForText } from "./process-helpers.js";
 
@@ -113,7 +114,7 @@ describe("runShell truncation and the full-output file", () => {
 		expect(result.truncation).toMatchObject({ truncatedBy: "lines", outputLines: 2000 });
 
 		const path = result.fullOutputPath ?? "";
-		expect(path).toMatch(new RegExp(`^${spillDir}/atomic-bash-[0-9a-f]{16}\\.log$`));
+		expect(path).toMatch(new RegExp(`^${spillDir}/atomic-bash-\\d+-[0-9a-f]{16}\\.log$`));
 		expect(readFileSync(path, "utf8")).toBe(full);
 		expect(statSync(path).mode & 0o777).toBe(0o600);
 		expect(statSync(spillDir).mode & 0o777).toBe(0o700);

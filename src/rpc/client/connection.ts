@@ -1,3 +1,4 @@
+import { timerDelay } from "../../llm/timer-limit.js";
 import { type RecordText, serializeRecord } from "../framing.js";
 import type { CommandOf, CommandType } from "../protocol/commands.js";
 import { type ApprovalRequestHandler, ApprovalResponder } from "./approvals.js";
@@ -115,7 +116,7 @@ export class RpcConnection {
 		const timeoutMs = this.options.startTimeoutMs ?? 30_000;
 		const timer = setTimeout(() => {
 			this.readyWaiter?.reject(new RpcTimeoutError("ready", timeoutMs, this.stderrTail, "the ready event"));
-		}, timeoutMs);
+		}, timerDelay(timeoutMs));
 		try {
 			const event = await ready;
 			if (event.protocolVersion !== CLIENT_PROTOCOL_VERSION) {

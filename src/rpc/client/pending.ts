@@ -1,3 +1,4 @@
+import { timerDelay } from "../../llm/timer-limit.js";
 import type { RpcResponse } from "./types.js";
 
 /** A timeout in milliseconds, or `false` for none. */
@@ -74,7 +75,9 @@ export class PendingRequests {
 	add(id: string, command: string, timeout: Timeout): Promise<RpcResponse> {
 		return new Promise((resolve, reject) => {
 			const timer =
-				timeout === false ? undefined : setTimeout(() => this.fail(id, this.timeoutError(command, timeout)), timeout);
+				timeout === false
+					? undefined
+					: setTimeout(() => this.fail(id, this.timeoutError(command, timeout)), timerDelay(timeout));
 			this.waiting.set(id, { resolve, reject, timer });
 		});
 	}

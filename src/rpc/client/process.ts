@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { timerDelay } from "../../llm/timer-limit.js";
 import { LineSplitter, type RecordText } from "../framing.js";
 
 export interface ProcessSpec {
@@ -153,7 +154,7 @@ export class AgentProcess {
 export async function within<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const expired = new Promise<undefined>((resolve) => {
-		timer = setTimeout(() => resolve(undefined), timeoutMs);
+		timer = setTimeout(() => resolve(undefined), timerDelay(timeoutMs));
 	});
 	try {
 		return await Promise.race([promise, expired]);

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../../agent/messages.js";
+import { timerDelay } from "../../llm/timer-limit.js";
 import type { EventFeed } from "./events.js";
 import type { Timeout } from "./pending.js";
 import type { IncomingRecord } from "./records.js";
@@ -47,7 +48,7 @@ export class SettleWatch {
 			if (this.settled) return resolve();
 			if (this.ended) return reject(this.endedError());
 			this.waiter = { resolve, reject };
-			if (timeout !== false) this.timer = setTimeout(() => this.waiter?.reject(timeoutError()), timeout);
+			if (timeout !== false) this.timer = setTimeout(() => this.waiter?.reject(timeoutError()), timerDelay(timeout));
 		});
 	}
 
