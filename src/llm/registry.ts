@@ -46,9 +46,20 @@ function loadProvider(api: string): Promise<ProviderModule> {
 	return module;
 }
 
-/** Starts loading the module for an api without waiting for it (to warm up before a first request). */
-export function preloadProvider(api: string): void {
-	loadProvider(api).catch(() => undefined);
+/**
+ * Loads the module for an api (and the SDK it imports) ahead of a first request; resolves once it
+ * is loaded, rejects when it cannot be (the first request then reports the failure itself).
+ */
+export async function preloadProvider(api: string): Promise<void> {
+	await loadProvider(api);
+}
+
+/**
+ * Loads Node's HTTP client (undici, behind the global `fetch`, which every provider SDK uses): it is
+ * evaluated on first access to one of its globals, which would otherwise be the first request.
+ */
+export function preloadHttpClient(): void {
+	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
 }
 
 export const ABORTED_MESSAGE = "Request was aborted";

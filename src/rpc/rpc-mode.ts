@@ -1,10 +1,13 @@
 import type { AgentSession } from "../runtime/agent-session.js";
+import { IdlePreload } from "../runtime/idle-preload.js";
+import { preloadSteps } from "../runtime/preload-steps.js";
 import { killAllShells } from "../tools/shell-processes.js";
 import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
 import { LineSplitter, type RecordText } from "./framing.js";
 import { type OutputStream, OutputWriter } from "./output.js";
 import { COMMANDS } from "./protocol/commands.js";
+import { loadValidator } from "./protocol/validate.js";
 import { RpcServer } from "./server.js";
 
 export const PROTOCOL_VERSION = 1;
@@ -17,9 +20,13 @@ export interface RpcModeOptions {
 	/**
 	 * Builds the session; may throw (bad --model): the error goes to stderr and the exit code is 1.
 	 * `ui` is the dialog bridge for extensions; `approvals` answers tool approval requests from
-	 * the client; `requestShutdown` is what `ctx.shutdown()` calls.
+	 * the client; `requestShutdown` is what `ctx.shutdown()` calls. `idlePreload: false` (settings.json)
+	 * turns off loading ahead, while idle, what the first prompt needs.
 	 */
-	createSession(rpc: { ui: RpcExtensionUi; approvals: RpcApprovals; requestShutdown(): void }): AgentSession;
+	createSession(rpc: { ui: RpcExtensionUi; approvals: RpcApprovals; requestShutdown(): void }): {
+		session: AgentSession;
+		idlePreload?: boolean;
+	};
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
 }
@@ -38,6 +45,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 	return new Promise((resolveExit) => {
 		let server: RpcServer | undefined;
 		let session: AgentSession | undefined;
+		let preload: IdlePreload | undefined;
 		const early: RecordText[] = [];
 		let shuttingDown = false;
 
@@ -45,6 +53,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			void shutdown(0);
 		});
 		const splitter = new LineSplitter((record) => {
+			preload?.touch();
 			if (server) server.handleRecord(record);
 			else early.push(record);
 		});
@@ -56,6 +65,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 				return;
 			}
 			shuttingDown = true;
+			preload?.stop();
 			stdin.removeAllListeners("data");
 			stdin.pause();
 			const grace = setTimeout(() => {
@@ -96,14 +106,15 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 		let shutdownRequested = false;
 		const ui = new RpcExtensionUi((record) => void writer.write(record));
 		const approvals = new RpcApprovals();
+		let idlePreload: boolean | undefined;
 		try {
-			session = options.createSession({
+			({ session, idlePreload } = options.createSession({
 				ui,
 				approvals,
 				requestShutdown: () => {
 					shutdownRequested = true;
 				},
-			});
+			}));
 		} catch (error) {
 			process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
 			resolveExit(1);
@@ -127,7 +138,27 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			approvals,
 		);
 		for (const record of early.splice(0)) server.handleRecord(record);
+		if (idlePreload !== false && !shuttingDown) preload = startPreload(session);
+		else if (process.env.ATOMIC_DEBUG_PRELOAD === "1") process.stderr.write("preload: off\n");
 	});
+}
+
+/**
+ * Loads, while no command arrives and no prompt runs, what the first prompt would otherwise load:
+ * the model's provider SDK, the HTTP client, the validators, the tools' libraries. With
+ * ATOMIC_DEBUG_PRELOAD=1, each step is reported on stderr.
+ */
+function startPreload(session: AgentSession): IdlePreload {
+	const debug = process.env.ATOMIC_DEBUG_PRELOAD === "1";
+	const preload = new IdlePreload([...preloadSteps(session), { name: "command-validator", run: loadValidator }], {
+		isBusy: () => session.isStreaming || session.isCompacting,
+		onStep: debug
+			? ({ name, ms, error }) =>
+					process.stderr.write(`preload: ${name} ${error ? `failed: ${error}` : "loaded"} (${ms.toFixed(1)} ms)\n`)
+			: undefined,
+	});
+	preload.start();
+	return preload;
 }
 
 /**
