@@ -11,6 +11,8 @@ import type { Api, Context, Model, StreamOptions } from "./types.js";
  */
 export interface ProviderModule {
 	streamReply(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
+	/** Runs the SDK's request path once without the network (optional; see preloadProvider). */
+	warmUp?(): Promise<void>;
 }
 
 export type ProviderLoader = () => Promise<ProviderModule>;
@@ -54,12 +56,20 @@ export async function preloadProvider(api: string): Promise<void> {
 	await loadProvider(api);
 }
 
+/** Runs the provider's warm-up request (a canned reply, no network) when it has one. */
+export async function warmUpProvider(api: string): Promise<void> {
+	const provider = await loadProvider(api);
+	await provider.warmUp?.();
+}
+
 /**
  * Loads Node's HTTP client (undici, behind the global `fetch`, which every provider SDK uses): it is
  * evaluated on first access to one of its globals, which would otherwise be the first request.
  */
-export function preloadHttpClient(): void {
+export async function preloadHttpClient(): Promise<void> {
 	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
+	// A data: URL runs fetch's own code once without the network.
+	await (await fetch("data:text/plain,")).text();
 }
 
 export const ABORTED_MESSAGE = "Request was aborted";

@@ -44,6 +44,7 @@ describe("loading ahead while idle", () => {
 		expect(lines.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
 			"preload: provider:anthropic-messages loaded",
 			"preload: http-client loaded",
+			"preload: warm-up:anthropic-messages loaded",
 			"preload: argument-validator loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",

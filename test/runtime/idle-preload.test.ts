@@ -135,12 +135,13 @@ describe("IdlePreload", () => {
 });
 
 describe("preloadSteps", () => {
-	it("covers the model's provider SDK, the HTTP client, the validator and the edit tool's diff", async () => {
+	it("covers the model's provider SDK and a canned request through it, the HTTP client, the validator and the edit tool's diff", async () => {
 		const { session } = startSession();
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
 			"provider:anthropic-messages",
 			"http-client",
+			"warm-up:anthropic-messages",
 			"argument-validator",
 			"edit:diff",
 		]);
@@ -159,6 +160,10 @@ describe("preloadSteps", () => {
 
 	it("offers no tool validator or diff when no tool is enabled", () => {
 		const { session } = startSession({ create: { tools: [] } });
-		expect(preloadSteps(session).map((step) => step.name)).toEqual(["provider:anthropic-messages", "http-client"]);
+		expect(preloadSteps(session).map((step) => step.name)).toEqual([
+			"provider:anthropic-messages",
+			"http-client",
+			"warm-up:anthropic-messages",
+		]);
 	});
 });
