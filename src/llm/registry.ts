@@ -63,13 +63,28 @@ export async function warmUpProvider(api: string): Promise<void> {
 }
 
 /**
- * Loads Node's HTTP client (undici, behind the global `fetch`, which every provider SDK uses): it is
- * evaluated on first access to one of its globals, which would otherwise be the first request.
+ * Loads Node's HTTP client (undici, behind the global `fetch`, which every provider SDK uses) and
+ * runs one request through it, to a server of its own on loopback that lives for that request:
+ * otherwise the first provider request would load it, compile its code and its HTTP parser.
  */
 export async function preloadHttpClient(): Promise<void> {
 	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
-	// A data: URL runs fetch's own code once without the network.
-	await (await fetch("data:text/plain,")).text();
+	const { createServer } = await import("node:http");
+	const server = createServer((_request, response) => response.end("ok"));
+	try {
+		const port = await new Promise<number>((resolve, reject) => {
+			server.once("error", reject);
+			server.listen(0, "127.0.0.1", () => {
+				const address = server.address();
+				if (address && typeof address === "object") resolve(address.port);
+				else reject(new Error("the loopback server has no port"));
+			});
+		});
+		await (await fetch(`http://127.0.0.1:${port}/`)).text();
+	} finally {
+		server.closeAllConnections();
+		server.close();
+	}
 }
 
 export const ABORTED_MESSAGE = "Request was aborted";

@@ -45,6 +45,7 @@ describe("loading ahead while idle", () => {
 			"preload: provider:anthropic-messages loaded",
 			"preload: http-client loaded",
 			"preload: warm-up:anthropic-messages loaded",
+			"preload: entry-ids loaded",
 			"preload: argument-validator loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",

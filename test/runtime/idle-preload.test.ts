@@ -142,6 +142,7 @@ describe("preloadSteps", () => {
 			"provider:anthropic-messages",
 			"http-client",
 			"warm-up:anthropic-messages",
+			"entry-ids",
 			"argument-validator",
 			"edit:diff",
 		]);
@@ -164,6 +165,7 @@ describe("preloadSteps", () => {
 			"provider:anthropic-messages",
 			"http-client",
 			"warm-up:anthropic-messages",
+			"entry-ids",
 		]);
 	});
 });
