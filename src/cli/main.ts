@@ -96,12 +96,15 @@ async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	if (args.mode === "rpc") {
-		const [{ runRpcMode }, { createAgentSession }] = await Promise.all([
+		const [{ runRpcMode }, { createAgentSession }, { capYoungGeneration, releaseIdleMemory }] = await Promise.all([
 			import("../rpc/rpc-mode.js"),
 			import("../runtime/create-agent-session.js"),
+			import("./heap-tuning.js"),
 		]);
+		capYoungGeneration();
 		return runRpcMode({
 			version: __ATOMIC_VERSION__,
+			releaseMemory: releaseIdleMemory,
 			createSession: ({ ui, approvals, requestShutdown }) =>
 				createWithSettings(
 					createAgentSession,

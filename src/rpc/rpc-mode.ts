@@ -14,6 +14,8 @@ export const PROTOCOL_VERSION = 1;
 
 /** How long shutdown waits for running work to answer before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 5000;
+/** Quiet time after a prompt before `releaseMemory` runs. */
+const RELEASE_IDLE_MS = 5000;
 
 export interface RpcModeOptions {
 	version: string;
@@ -29,6 +31,11 @@ export interface RpcModeOptions {
 	};
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
+	/**
+	 * Run once the process has been idle for a while after a prompt (the CLI gives back heap);
+	 * returns whether it did anything.
+	 */
+	releaseMemory?(): boolean;
 }
 
 /**
@@ -46,6 +53,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 		let server: RpcServer | undefined;
 		let session: AgentSession | undefined;
 		let preload: IdlePreload | undefined;
+		let release: IdlePreload | undefined;
 		const early: RecordText[] = [];
 		let shuttingDown = false;
 
@@ -54,6 +62,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 		});
 		const splitter = new LineSplitter((record) => {
 			preload?.touch();
+			release?.touch();
 			if (server) server.handleRecord(record);
 			else early.push(record);
 		});
@@ -66,6 +75,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			}
 			shuttingDown = true;
 			preload?.stop();
+			release?.stop();
 			stdin.removeAllListeners("data");
 			stdin.pause();
 			const grace = setTimeout(() => {
@@ -138,18 +148,45 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			approvals,
 		);
 		for (const record of early.splice(0)) server.handleRecord(record);
-		if (idlePreload !== false && !shuttingDown) preload = startPreload(session);
-		else if (process.env.ATOMIC_DEBUG_PRELOAD === "1") process.stderr.write("preload: off\n");
+		if (shuttingDown) return;
+		if (idlePreload !== false) preload = startPreload(session);
+		else if (debugIdle()) process.stderr.write("preload: off\n");
+		const releaseMemory = options.releaseMemory;
+		if (releaseMemory) {
+			const working = session;
+			working.subscribe((event) => {
+				if (event.type !== "agent_settled" || shuttingDown || (release && release.remaining > 0)) return;
+				release = startRelease(working, releaseMemory);
+			});
+		}
 	});
+}
+
+/** ATOMIC_DEBUG_IDLE=1: what the process does while idle (preload steps, memory release) goes to stderr. */
+function debugIdle(): boolean {
+	return process.env.ATOMIC_DEBUG_IDLE === "1";
+}
+
+/** Runs `releaseMemory` once the process has been idle for RELEASE_IDLE_MS after a prompt. */
+function startRelease(session: AgentSession, releaseMemory: () => boolean): IdlePreload {
+	const run = () => {
+		const collected = releaseMemory();
+		if (debugIdle()) process.stderr.write(`idle: release-memory ${collected ? "collected" : "skipped"}\n`);
+	};
+	const release = new IdlePreload([{ name: "release-memory", run }], {
+		idleMs: RELEASE_IDLE_MS,
+		isBusy: () => session.isStreaming || session.isCompacting,
+	});
+	release.start();
+	return release;
 }
 
 /**
  * Loads, while no command arrives and no prompt runs, what the first prompt would otherwise load:
- * the model's provider SDK, the HTTP client, the validators, the tools' libraries. With
- * ATOMIC_DEBUG_PRELOAD=1, each step is reported on stderr.
+ * the model's provider SDK, the HTTP client, the validators, the tools' libraries.
  */
 function startPreload(session: AgentSession): IdlePreload {
-	const debug = process.env.ATOMIC_DEBUG_PRELOAD === "1";
+	const debug = debugIdle();
 	const preload = new IdlePreload([...preloadSteps(session), { name: "command-validator", run: loadValidator }], {
 		isBusy: () => session.isStreaming || session.isCompacting,
 		onStep: debug

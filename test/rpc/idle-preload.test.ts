@@ -5,8 +5,8 @@ import { startAgent, useRpcHarness } from "./helpers.js";
 
 const harness = useRpcHarness();
 
-/** With ATOMIC_DEBUG_PRELOAD=1 the agent reports each preload step on stderr. */
-const DEBUG = { ATOMIC_DEBUG_PRELOAD: "1" };
+/** With ATOMIC_DEBUG_IDLE=1 the agent reports each preload step on stderr. */
+const DEBUG = { ATOMIC_DEBUG_IDLE: "1" };
 
 /** Resolves once the agent's stderr contains `text`. */
 function stderrShows(agent: RpcAgent, text: string, timeoutMs = 20_000): Promise<void> {
@@ -89,5 +89,17 @@ describe("loading ahead while idle", () => {
 		const { start } = await agent.prompt("run it");
 		expect(agent.since(start, "tool_execution_end")).toHaveLength(1);
 		expect(agent.stderr).not.toContain("preload: provider:");
+	});
+
+	it("gives back memory once idle after a prompt, and carries on", async () => {
+		const { agent } = await startAgent(harness.server, { env: DEBUG });
+		enqueueToolLoop();
+		await agent.prompt("run it");
+		// After 5 s without input, whether there was enough to collect or not.
+		await stderrShows(agent, "idle: release-memory ");
+		expect(agent.stderr).toMatch(/idle: release-memory (collected|skipped)\n/);
+		enqueueToolLoop();
+		const { start } = await agent.prompt("again");
+		expect(agent.since(start, "tool_execution_end")).toHaveLength(1);
 	});
 });
