@@ -4,7 +4,7 @@ import type { AgentMessage } from "../agent/messages.js";
 import type { AssistantMessage } from "../llm/types.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { AgentSessionEvent } from "../runtime/events.js";
-import { configOptions } from "./config-options.js";
+import { configOptionSupport, configOptions } from "./config-options.js";
 import { type ToolCallTracker, textBlock } from "./tool-calls.js";
 
 /** What the event mapping reaches in its session. */
@@ -87,8 +87,9 @@ export class SessionEvents {
 			case "state_changed": {
 				const { changes } = event;
 				const sends: Promise<void>[] = [];
-				if ("model" in changes || "thinkingLevel" in changes) {
-					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: configOptions(host.session) }));
+				if ("model" in changes || "thinkingLevel" in changes || "autoCompactionEnabled" in changes) {
+					const options = configOptions(host.session, configOptionSupport(host.client));
+					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: options }));
 				}
 				if (changes.approvalMode) {
 					sends.push(host.send({ sessionUpdate: "current_mode_update", currentModeId: changes.approvalMode }));
