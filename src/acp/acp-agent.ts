@@ -18,7 +18,6 @@ import type { SessionDirectories } from "../runtime/session-directory.js";
 import { readSessionHeader } from "../session/header-reader.js";
 import { sessionFilesByRecency } from "../session/open.js";
 import { AcpSession, type AcpSessionSetup } from "./acp-session.js";
-import { setConfigOption } from "./config-options.js";
 import { API_KEY_METHOD, initializeResponse } from "./initialize.js";
 import { mcpServerConfigs } from "./mcp-servers.js";
 import { setSessionMode } from "./permissions.js";
@@ -125,7 +124,7 @@ export class AcpAgent {
 		value: string | boolean,
 	): { configOptions: SessionConfigOption[] } {
 		const session = this.get(sessionId);
-		setConfigOption(session.session, configId, value);
+		session.setConfigOption(configId, value);
 		return { configOptions: session.configOptions() };
 	}
 

@@ -91,7 +91,7 @@ describe("createAgentSession({ approve })", () => {
 				toolName: "bash",
 				args: { command: "echo ran > ran.txt" },
 				reason: "approval mode ask: bash is not read-only",
-				options: ["allow", "allow_always", "deny"],
+				options: ["allow", "allow_always", "deny", "deny_always"],
 				timeout: 60000,
 				expiresAt: expect.any(String),
 				alwaysRule: "bash(echo *)",

@@ -31,6 +31,8 @@ export interface AcpClientOptions {
 	env?: Record<string, string>;
 	/** Files the client holds (its editor buffers), by absolute path: offered as fs/* when given. */
 	files?: Map<string, string>;
+	/** Which of fs/read_text_file and fs/write_text_file are offered with `files` (default both). */
+	offerFs?: { readTextFile: boolean; writeTextFile: boolean };
 	/** Offer `terminal/*`: commands run here, as child processes of the test. */
 	terminal?: boolean;
 	/** Extra client capabilities (notices, compaction, elicitation). */
@@ -85,7 +87,7 @@ export class AcpTestClient {
 	}
 
 	async initialize(capabilities: ClientCapabilities = {}, protocolVersion = 1): Promise<InitializeResponse> {
-		const fs = this.options.files ? { readTextFile: true, writeTextFile: true } : undefined;
+		const fs = this.options.files ? (this.options.offerFs ?? { readTextFile: true, writeTextFile: true }) : undefined;
 		const clientCapabilities: ClientCapabilities = { ...this.options.capabilities, ...capabilities };
 		if (fs) clientCapabilities.fs = fs;
 		if (this.options.terminal) clientCapabilities.terminal = true;
