@@ -187,6 +187,54 @@ describe("createAgentSession({ approve })", () => {
 		expect(events.filter((event) => event.type.startsWith("tool_approval"))).toEqual([]);
 	});
 
+	it("runs an extension tool marked readOnly without asking in ask and read-only; other extension tools are asked or denied", async () => {
+		const extension = `export default (pi) => {
+	for (const [name, readOnly] of [["lookup", true], ["launch", false]]) {
+		pi.registerTool({
+			name,
+			description: name,
+			readOnly,
+			parameters: { type: "object", properties: {} },
+			execute: async () => ({ content: [{ type: "text", text: name + " ran" }] }),
+		});
+	}
+};
+`;
+		const calls = (): ScriptedReply[] => [
+			{ blocks: [{ type: "toolCall", id: "l1", name: "lookup", arguments: {} }] },
+			{ blocks: [{ type: "toolCall", id: "l2", name: "launch", arguments: {} }] },
+			text("done"),
+		];
+		const asked: string[] = [];
+		const approve: ApprovalHandler = (request) => {
+			asked.push(request.toolName);
+			return "deny";
+		};
+		for (const mode of ["ask", "read-only"] as const) {
+			const tree = makeAgentDir({ providers: PROVIDERS, settings: { permissions: { mode } } });
+			trees.push(tree);
+			const file = join(tree.work, "tools.mjs");
+			writeFileSync(file, extension);
+			const { session } = createAgentSession({
+				cwd: tree.work,
+				agentDir: tree.agentDir,
+				env: { PATH: process.env.PATH, HOME: tree.home },
+				noSession: true,
+				persistDefaults: false,
+				streamFunction: scriptedStream(...calls()),
+				extensions: { paths: [file], discover: false, mode: "rpc" },
+				approve,
+			});
+			sessions.push(session);
+			await session.prompt("go");
+			expect(resultTexts(session)).toEqual([
+				"lookup ran",
+				mode === "ask" ? "Denied by the user" : "Denied by approval mode read-only",
+			]);
+		}
+		expect(asked).toEqual(["launch"]);
+	});
+
 	it("setApprovalMode switches the mode, but not below the project's", () => {
 		const { session } = start([], { approvalMode: "auto" }, { permissions: { mode: "ask" } });
 		expect(session.approvalMode).toBe("ask");
