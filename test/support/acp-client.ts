@@ -59,6 +59,8 @@ export class AcpTestClient {
 	readonly fsRequests: { method: string; path: string }[] = [];
 	readonly terminalCommands: string[] = [];
 	stderr = "";
+	/** Every line the agent wrote to stdout, as written (to check that only protocol messages go there). */
+	readonly stdoutLines: string[] = [];
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 	private readonly terminals = new Map<string, LocalTerminal>();
 	private readonly waiters = new Set<() => void>();
@@ -71,6 +73,12 @@ export class AcpTestClient {
 		});
 		this.child.stderr.on("data", (chunk: Buffer) => {
 			this.stderr += chunk.toString("utf8");
+		});
+		let partial = "";
+		this.child.stdout.on("data", (chunk: Buffer) => {
+			const lines = (partial + chunk.toString("utf8")).split("\n");
+			partial = lines.pop() ?? "";
+			this.stdoutLines.push(...lines);
 		});
 		this.child.stdin.on("error", () => undefined);
 		this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
