@@ -72,6 +72,23 @@ describe("files that are not regular files", () => {
 		await expectExitOnEof(agent);
 	});
 
+	it("export_html refuses a FIFO or a device as its output and stays responsive", async () => {
+		const { agent, dirs } = await startAgent(harness.server, { sessions: true });
+		harness.server.enqueue(textReply("something to export"));
+		await agent.prompt("hello");
+		const pipe = mkfifo(join(dirs.work, "out.html"));
+		for (const [outputPath, kind] of [
+			[pipe, "a FIFO (named pipe)"],
+			["/dev/zero", "a character device"],
+		] as const) {
+			const exported = await agent.request({ type: "export_html", outputPath });
+			expect(exported.success).toBe(false);
+			expect(String(exported.error)).toContain(`${outputPath} is ${kind}, not a regular file`);
+			await expectResponsive(agent);
+		}
+		await expectExitOnEof(agent);
+	});
+
 	it("write and export_html under /proc/<missing pid>/ answer with an error instead of spinning", async () => {
 		const { agent } = await startAgent(harness.server, { sessions: true });
 		const target = `/proc/${MISSING_PID}/deep/file.txt`;
