@@ -86,6 +86,7 @@ describe("files that are not regular files", () => {
 			expect(String(exported.error)).toContain(`${outputPath} is ${kind}, not a regular file`);
 			await expectResponsive(agent);
 		}
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 	});
 
@@ -133,6 +134,7 @@ describe("sessions that are not regular files or too large", () => {
 			await expectResponsive(agent);
 		}
 		expect(((await agent.ok({ type: "get_state" })) as { sessionFile: string }).sessionFile).toBe(before.sessionFile);
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 	});
 
@@ -211,6 +213,7 @@ describe("read with offset and limit", () => {
 		);
 		// Reading the whole file to return three lines took several times its size.
 		expect(peakRss(pid) - peakBefore).toBeLessThan(40 * 1024 * 1024);
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 	});
 });

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply } from "../support/llm-server.js";
-import { expectExitOnEof } from "../support/responsive.js";
+import { expectExitOnEof, expectResponsive } from "../support/responsive.js";
 import type { RpcAgent } from "../support/rpc-process.js";
 import { jsonlFiles, readJsonl, startAgent, transcript, useRpcHarness } from "./helpers.js";
 
@@ -61,6 +61,7 @@ describe("session files", () => {
 		const second = (await state(agent)).sessionFile;
 		await agent.ok({ type: "bash", command: "echo two" });
 		await agent.ok({ type: "set_session_name", name: "before exit" });
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 		expect(jsonlFiles(sessionDir).sort()).toEqual([first, second].sort());
 		expect(readJsonl(first).slice(1)).toMatchObject([
