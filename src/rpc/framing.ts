@@ -1,5 +1,5 @@
 import { safeStringify } from "../llm/safe-json.js";
-import { stringifySharing } from "../session/shared-json.js";
+import { LARGE_MESSAGE_CHARS, stringifySharing } from "../session/shared-json.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -115,5 +115,21 @@ export function serializeRecordParts(record: unknown): string[] {
 	}
 	if (!parts) return [serializeRecord(record)];
 	const lastIndex = parts.length - 1;
-	return parts.map((part, index) => (index === lastIndex ? `${escapeSeparators(part)}\n` : escapeSeparators(part)));
+	return parts.map((part, index) => (index === lastIndex ? `${escapeSeparators(part)}\n` : escapeSharedPart(part)));
+}
+
+/** The last shared message JSON escaped, and its escaped form: each record carrying it reuses it. */
+let lastShared: { json: string; escaped: string } | undefined;
+
+function escapeSharedPart(part: string): string {
+	if (part.length < LARGE_MESSAGE_CHARS) return escapeSeparators(part);
+	// The same string again compares at once (V8 compares identical strings by reference).
+	if (lastShared?.json === part) return lastShared.escaped;
+	lastShared = { json: part, escaped: escapeSeparators(part) };
+	return lastShared.escaped;
+}
+
+/** Drops what escapeSharedPart keeps (with forgetSharedJson, once a run's records are written). */
+export function forgetEscapedPart(): void {
+	lastShared = undefined;
 }

@@ -1,5 +1,5 @@
 import { forgetSharedJson } from "../session/shared-json.js";
-import { serializeRecordParts } from "./framing.js";
+import { forgetEscapedPart, serializeRecordParts } from "./framing.js";
 
 /** What the writer needs of stdout. */
 export interface OutputStream {
@@ -51,7 +51,10 @@ export class OutputWriter {
 		const parts = serializeRecordParts(record);
 		const type = recordType(record);
 		// agent_end is the last record of a run that carries its messages.
-		if (type === "agent_end") forgetSharedJson();
+		if (type === "agent_end") {
+			forgetSharedJson();
+			forgetEscapedPart();
+		}
 		for (const part of parts) this.pendingBytes += part.length;
 		this.pending.push(parts.length === 1 ? (parts[0] as string) : parts);
 		// Responses answer a waiting client: they are never held back behind a tick's batch of events.
