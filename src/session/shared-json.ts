@@ -13,7 +13,7 @@
 /** Messages at least this large (estimated characters) are serialised once. */
 export const LARGE_MESSAGE_CHARS = 256 * 1024;
 /** Above this many kept characters, everything kept is forgotten. */
-const MAX_KEPT_CHARS = 512 * 1024 * 1024;
+const MAX_KEPT_CHARS = 128 * 1024 * 1024;
 
 /** One JSON text split where the large messages go, so that they need no copy. */
 export type JsonParts = string[];
