@@ -97,8 +97,15 @@ export class Agent {
 		this.nextId = 0;
 		this.exit = undefined;
 		this.closed = false;
+		this.readRate = 0;
+		this.readTimer = undefined;
+		this.bytesRead = 0;
 		const read = createJsonlReader((record) => this.onRecord(record));
-		child.stdout.on("data", read);
+		child.stdout.on("data", (chunk) => {
+			this.bytesRead += chunk.length;
+			read(chunk);
+			this.throttle(chunk.length);
+		});
 		child.stdin.on("error", (error) => {
 			// EPIPE after the agent died; the exit handler reports the death to every waiter.
 			this.stdinError = error;
@@ -118,6 +125,32 @@ export class Agent {
 			this.closed = true;
 			for (const waiter of this.waiters) waiter.reject(new Error(`${spec.id} failed to start: ${error.message}`));
 		});
+	}
+
+	/**
+	 * Reads stdout at most `bytesPerSecond` (0: as fast as it comes): after each chunk, reading
+	 * pauses for as long as that chunk takes at this rate, so the pipe fills and the agent's writes wait.
+	 */
+	setReadRate(bytesPerSecond) {
+		this.readRate = bytesPerSecond;
+		if (bytesPerSecond === 0 && this.readTimer !== undefined) {
+			clearTimeout(this.readTimer);
+			this.readTimer = undefined;
+			this.child.stdout.resume();
+		}
+	}
+
+	throttle(bytes) {
+		if (this.readRate === 0) return;
+		this.child.stdout.pause();
+		clearTimeout(this.readTimer);
+		this.readTimer = setTimeout(
+			() => {
+				this.readTimer = undefined;
+				if (!this.closed) this.child.stdout.resume();
+			},
+			(bytes / this.readRate) * 1000,
+		);
 	}
 
 	onRecord(record) {
@@ -204,8 +237,13 @@ export class Agent {
 	async prompt(message, { timeoutMs = 60_000 } = {}) {
 		const { sentAt, from, response } = await this.ok({ type: "prompt", message }, { timeoutMs });
 		const end = await this.waitEvent("agent_end", { from, timeoutMs });
-		if (this.spec.settles) await this.waitEvent("agent_settled", { from: end.index, timeoutMs });
-		return { sentAt, from, response, end };
+		const settled = this.spec.settles ? await this.waitEvent("agent_settled", { from: end.index, timeoutMs }) : end;
+		return { sentAt, from, response, end, settled };
+	}
+
+	/** Resident set size of the agent process itself (VmRSS), in kB. */
+	rssKb() {
+		return statusKb(this.child.pid, "VmRSS");
 	}
 
 	/** Peak resident set size of the agent process itself (VmHWM), in kB. */
@@ -252,6 +290,7 @@ export class Agent {
 			killQuietly(-pid);
 			for (const stray of strays) killQuietly(stray);
 		}
+		clearTimeout(this.readTimer);
 		this.child.stdin.destroy();
 		rmSync(this.root, { recursive: true, force: true });
 	}

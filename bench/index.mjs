@@ -5,6 +5,7 @@
 //                    [--node-args "<flags>"]  (extra node flags for Atomic, e.g. "--max-semi-space-size=4")
 // Prints the table (medians and us/peer ratios) on stdout, progress on stderr, and writes
 // bench/results/<timestamp>.json and bench/results/latest.json.
+import { Agent as HttpAgent } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -14,11 +15,15 @@ import coldStart from "./figures/cold-start.mjs";
 import coldStartAcp from "./figures/cold-start-acp.mjs";
 import coldStartMcp from "./figures/cold-start-mcp.mjs";
 import directBash from "./figures/direct-bash.mjs";
-import rssGrowth from "./figures/rss-growth.mjs";
+import firstPrompt from "./figures/first-prompt.mjs";
+import hugePrompt from "./figures/huge-prompt.mjs";
+import longSession from "./figures/long-session.mjs";
 import sessionOpen from "./figures/session-open.mjs";
+import slowReader from "./figures/slow-reader.mjs";
 import streamReply from "./figures/stream-reply.mjs";
 import toolLoop from "./figures/tool-loop.mjs";
 import warmPrompt from "./figures/warm-prompt.mjs";
+import { floors, measureFloors } from "./floors.mjs";
 import { startMock } from "./mock.mjs";
 import { agentIds, resolveAgents } from "./peers.mjs";
 import { formatValue, renderTable, summarise, writeResults } from "./report.mjs";
@@ -30,9 +35,12 @@ const allFigures = [
 	streamReply,
 	warmPrompt,
 	toolLoop,
+	firstPrompt,
 	bigPrompt,
-	rssGrowth,
+	hugePrompt,
+	longSession,
 	directBash,
+	slowReader,
 	sessionOpen,
 ];
 
@@ -107,7 +115,7 @@ async function runFigure(figure, specs, context, defaultRuns) {
 	const runs = figure.runs ?? defaultRuns;
 	try {
 		for (let run = 1; run <= runs; run++) {
-			for (const spec of active()) {
+			const measureOne = async (spec) => {
 				try {
 					const result = await figure.measure(spec, context, states.get(spec.id));
 					outcomes[spec.id].runs.push(result);
@@ -116,7 +124,10 @@ async function runFigure(figure, specs, context, defaultRuns) {
 					outcomes[spec.id] = { error: describeError(error) };
 					console.error(`# ${figure.id} ${spec.id} run ${run}/${runs} failed: ${outcomes[spec.id].error}`);
 				}
-			}
+			};
+			// A `parallel` figure (memory, not time) runs the agents side by side.
+			if (figure.parallel) await Promise.all(active().map(measureOne));
+			else for (const spec of active()) await measureOne(spec);
 		}
 	} finally {
 		if (figure.finish) for (const state of states.values()) if (state !== undefined) await figure.finish(state);
@@ -129,25 +140,29 @@ async function main() {
 	const startedAt = new Date().toISOString();
 	const specs = resolveAgents(options.agents, options);
 	const mock = await startMock();
+	const httpAgent = new HttpAgent({ keepAlive: true });
 	const context = {
 		baseUrl: mock.baseUrl,
+		httpAgent,
 		launch: (spec, launchOptions) => Agent.launch(spec, mock.baseUrl, launchOptions),
 	};
 	const outcomes = {};
-	const baselines = {};
+	let floorValues = {};
 	const loadBefore = loadavg();
+	const floorIds = [...new Set(options.figures.flatMap((figure) => figure.rows.map((row) => row.floor)))].filter(
+		(id) => id !== undefined,
+	);
 	try {
-		for (const figure of options.figures) {
-			if (figure.baseline) baselines[figure.id] = await figure.baseline(context, options.runs);
-			outcomes[figure.id] = await runFigure(figure, specs, context, options.runs);
-		}
+		floorValues = await measureFloors(floorIds, context, options.runs);
+		for (const figure of options.figures) outcomes[figure.id] = await runFigure(figure, specs, context, options.runs);
 	} finally {
+		httpAgent.destroy();
 		await mock.stop();
 	}
-	const rows = summarise(options.figures, specs, outcomes);
+	const rows = summarise(options.figures, specs, outcomes, floorValues);
 	console.log(renderTable(rows, specs));
-	for (const baseline of Object.values(baselines))
-		console.log(`* ${baseline.label}: ${formatValue(baseline.median, baseline.unit)}`);
+	for (const [id, value] of Object.entries(floorValues))
+		console.log(`* floor ${id}: ${floors[id].label}: ${formatValue(value.median, floors[id].unit)}`);
 	const report = {
 		startedAt,
 		finishedAt: new Date().toISOString(),
@@ -164,7 +179,7 @@ async function main() {
 			command: [command, ...(args ?? [])].join(" "),
 		})),
 		rows,
-		baselines,
+		floors: floorValues,
 	};
 	const load = (values) => values.map((value) => value.toFixed(1)).join(" ");
 	console.log(

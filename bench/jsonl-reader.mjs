@@ -3,6 +3,9 @@
 import { performance } from "node:perf_hooks";
 
 const messageUpdatePrefix = '{"type":"message_update"';
+/** Lines longer than this are parsed on demand too (a 50 MiB prompt echoed in three events). */
+const LAZY_LINE_CHARS = 1024 * 1024;
+const typePrefix = /^\{"type":"([a-z_]+)"/;
 
 /** One stdout line with its arrival time (ms, performance.now) and its size including the LF. */
 export class JsonlRecord {
@@ -12,10 +15,17 @@ export class JsonlRecord {
 		this.bytes = Buffer.byteLength(line) + 1;
 		this.error = undefined;
 		this.parsed = undefined;
-		// Large message_update records (pi re-sends the whole partial message in each) are kept as text
-		// and parsed on demand, so the reader keeps up with the agent instead of slowing its writes.
+		// Large message_update records (pi re-sends the whole partial message in each) and very long
+		// lines are kept as text and parsed on demand, so the reader keeps up with the agent instead
+		// of slowing its writes.
 		if (line.startsWith(messageUpdatePrefix)) {
 			this.type = "message_update";
+			this.line = line;
+			return;
+		}
+		const prefix = line.length > LAZY_LINE_CHARS ? typePrefix.exec(line) : null;
+		if (prefix) {
+			this.type = prefix[1];
 			this.line = line;
 			return;
 		}

@@ -23,26 +23,57 @@ export function formatValue(value, unit) {
 			return `${value.toFixed(1)} k/s`;
 		case "%":
 			return `${value >= 0 ? "+" : ""}${value.toFixed(1)}%`;
+		case "×":
+			return `${value.toFixed(2)}×`;
 		default:
 			return String(value);
 	}
 }
 
-function goalText(row) {
-	if (row.goal.max !== undefined) return `≤ ${formatValue(row.goal.max, row.unit)}`;
-	return `≥ ${formatValue(row.goal.min, row.unit)}`;
+/**
+ * A row's goal is one of: `{ max }` / `{ min }` (absolute), `{ peerRatio, peer }` (at most that
+ * multiple of the peer's median), `{ floorPlus }` (at most that much above the row's floor) or
+ * `{ floorTimes }` (at most that multiple of the floor).
+ */
+function goalText(row, specs) {
+	const goal = row.goal;
+	if (goal.peerRatio !== undefined) {
+		const label = specs.find((spec) => spec.id === goal.peer)?.label ?? goal.peer;
+		return `≤ ${goal.peerRatio.toFixed(2)}× ${label}`;
+	}
+	if (goal.floorPlus !== undefined) return `≤ floor + ${formatValue(goal.floorPlus, row.unit)}`;
+	if (goal.floorTimes !== undefined) return `≤ ${goal.floorTimes}× floor`;
+	if (goal.max !== undefined) return `≤ ${formatValue(goal.max, row.unit)}`;
+	return `≥ ${formatValue(goal.min, row.unit)}`;
 }
 
-function meetsGoal(row, value) {
+function meetsGoal(row, value, ratios, floor) {
 	if (value === undefined) return undefined;
-	return row.goal.max !== undefined ? value <= row.goal.max : value >= row.goal.min;
+	const goal = row.goal;
+	if (goal.peerRatio !== undefined)
+		return ratios[goal.peer] === undefined ? undefined : ratios[goal.peer] <= goal.peerRatio;
+	if (goal.floorPlus !== undefined) return floor === undefined ? undefined : value <= floor + goal.floorPlus;
+	if (goal.floorTimes !== undefined) return floor === undefined ? undefined : value <= floor * goal.floorTimes;
+	return goal.max !== undefined ? value <= goal.max : value >= goal.min;
+}
+
+/**
+ * The floor beside a row: a measured floor (`row.floor`, an id in floors.mjs) or, with
+ * `row.floorKey`, Atomic's own median of another value of the same runs (e.g. its idle RSS).
+ */
+function floorOf(row, floorValues, outcomes, figure) {
+	if (row.floor !== undefined) return floorValues[row.floor]?.median;
+	if (row.floorKey === undefined) return undefined;
+	const runs = outcomes[figure.id]?.atomic?.runs;
+	if (!runs) return undefined;
+	return median(runs.map((run) => run[row.floorKey]).filter((value) => typeof value === "number"));
 }
 
 /**
  * One entry per table row. `outcomes[figureId][agentId]` is `{ runs: object[] }`, `{ error }`, or
  * `{ skipped }` (a figure the agent does not take part in).
  */
-export function summarise(figures, specs, outcomes) {
+export function summarise(figures, specs, outcomes, floorValues = {}) {
 	const rows = [];
 	for (const figure of figures) {
 		for (const row of figure.rows) {
@@ -62,13 +93,15 @@ export function summarise(figures, specs, outcomes) {
 				const theirs = agents[spec.id]?.median;
 				if (spec.id !== "atomic" && ours !== undefined && theirs) ratios[spec.id] = ours / theirs;
 			}
+			const floor = floorOf(row, floorValues, outcomes, figure);
 			rows.push({
 				figure: figure.id,
 				...row,
-				goalText: goalText(row),
+				goalText: goalText(row, specs),
 				agents,
 				ratios,
-				meetsGoal: meetsGoal(row, ours),
+				floorValue: floor,
+				meetsGoal: meetsGoal(row, ours, ratios, floor),
 			});
 		}
 	}
@@ -88,6 +121,7 @@ export function renderTable(rows, specs) {
 		"figure",
 		...specs.map((spec) => spec.label),
 		...peers.map((peer) => `us/${peer.label}`),
+		"floor",
 		"goal (Atomic)",
 		"meets",
 	];
@@ -95,6 +129,7 @@ export function renderTable(rows, specs) {
 		row.label,
 		...specs.map((spec) => cell(row.agents[spec.id], row.unit)),
 		...peers.map((peer) => (row.ratios[peer.id] === undefined ? "—" : `${row.ratios[peer.id].toFixed(2)}×`)),
+		formatValue(row.floorValue, row.unit),
 		row.goalText,
 		row.meetsGoal === undefined ? "—" : row.meetsGoal ? "yes" : "NO",
 	]);
@@ -109,6 +144,9 @@ export function renderTable(rows, specs) {
 		}
 	}
 	output.push("* us/peer = Atomic's median ÷ the peer's: below 1× is better, except for events per second.");
+	output.push(
+		"* floor: what the same work costs without an agent (listed below), or, for ratios to idle, Atomic's own idle RSS.",
+	);
 	for (const [where, reason] of reasons) output.push(`* n/a (${where}): ${reason}`);
 	return output.join("\n");
 }

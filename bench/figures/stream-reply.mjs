@@ -1,6 +1,4 @@
 // One 2000-token reply, one token per delta: stdout volume and message_update throughput.
-import { mockDeltaRate } from "../mock.mjs";
-import { median } from "../report.mjs";
 import { warmFigure } from "./warm.mjs";
 
 const message = "stream [[tokens=2000]]";
@@ -13,6 +11,7 @@ const figure = warmFigure({
 			key: "updatesPerSecond",
 			label: "message_update events per second (2000-token reply)",
 			unit: "k/s",
+			floor: "mockDeltaRate",
 			goal: { min: 30 },
 		},
 	],
@@ -34,19 +33,4 @@ const figure = warmFigure({
 	},
 });
 
-export default {
-	...figure,
-	/** The mock's own streaming rate for the same reply: the ceiling for the events-per-second row. */
-	async baseline(context, runs) {
-		// Two unmeasured replies first: the fetch client in this process needs warming as much as the agents.
-		for (let run = 0; run < 2; run++) await mockDeltaRate(context.baseUrl, 2000);
-		const rates = [];
-		for (let run = 0; run < Math.max(runs, 5); run++) rates.push(await mockDeltaRate(context.baseUrl, 2000));
-		return {
-			label: "mock alone, text deltas per second (2000-token reply)",
-			unit: "k/s",
-			median: median(rates),
-			runs: rates,
-		};
-	},
-};
+export default figure;

@@ -6,7 +6,13 @@ const message = "run it [[tool=echo hi]] [[tokens=5]]";
 export default warmFigure({
 	id: "tool-loop",
 	rows: [
-		{ key: "toolLoopMs", label: "tool loop (bash `echo hi`, then text) → agent_end", unit: "ms", goal: { max: 30 } },
+		{
+			key: "toolLoopMs",
+			label: "tool loop (bash `echo hi`, then text) → agent_end",
+			unit: "ms",
+			floor: "toolLoop",
+			goal: { peerRatio: 0.6, peer: "pi-1.6.0" },
+		},
 	],
 	warmups: [message, message],
 	async measure(agent) {

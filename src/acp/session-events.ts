@@ -28,7 +28,8 @@ type Fallback = "thought" | "message" | "none";
  * tracker, usage after each reply and compaction, model and thinking changes as config option
  * updates, the session name as session info, compactions, retries and warnings as notes.
  * Listeners that return a promise hold the agent until the update is written (tool start and end,
- * so a diff's "before" text is read before the tool runs).
+ * so a diff's "before" text is read before the tool runs; text deltas and tool output updates, so
+ * a slow client slows the agent instead of queueing updates).
  */
 export class SessionEvents {
 	private messageId: string | undefined;
@@ -62,8 +63,7 @@ export class SessionEvents {
 			case "tool_execution_start":
 				return host.tools.executionStarted(event.toolCallId, event.toolName, event.args);
 			case "tool_execution_update":
-				host.tools.executionUpdated(event.toolCallId, event.partialResult);
-				return undefined;
+				return host.tools.executionUpdated(event.toolCallId, event.partialResult);
 			case "tool_execution_end":
 				return host.tools.executionEnded(event.toolCallId, event.toolName, event.result, event.isError);
 			case "auto_retry_start":

@@ -38,7 +38,7 @@ describe("runShell output", () => {
 	it("interleaves stdout and stderr in arrival order and reports each channel's deltas", async () => {
 		const deltas: { channel: string; text: string }[] = [];
 		const result = await run("printf out; sleep 0.1; printf err >&2", {
-			onData: (channel, text) => deltas.push({ channel, text }),
+			onData: (channel, text) => void deltas.push({ channel, text }),
 		});
 		expect(result.output).toBe("outerr");
 		expect(deltas).toEqual([
@@ -72,7 +72,7 @@ describe("runShell output", () => {
 	it("decodes a UTF-8 character split across chunks whole", async () => {
 		const deltas: string[] = [];
 		const result = await run("printf '\\xe2'; sleep 0.1; printf '\\x86\\x92'", {
-			onData: (_channel, text) => deltas.push(text),
+			onData: (_channel, text) => void deltas.push(text),
 		});
 		expect(result.output).toBe("→");
 		expect(deltas).toEqual(["→"]);
@@ -88,7 +88,7 @@ describe("runShell output", () => {
 	it("strips an escape sequence split across chunks", async () => {
 		const deltas: string[] = [];
 		const result = await run("printf 'x\\033['; sleep 0.1; printf '32my\\n'", {
-			onData: (_channel, text) => deltas.push(text),
+			onData: (_channel, text) => void deltas.push(text),
 		});
 		expect(result.output).toBe("xy\n");
 		expect(deltas).toEqual(["x", "y\n"]);
