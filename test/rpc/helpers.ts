@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { outputDefinitionName } from "../../src/rpc/protocol/schema-defs.js";
 import { typeboxErrors } from "../protocol/schema-check.js";
+import { type AnthropicBody, messageLines } from "../support/anthropic-body.js";
 import { LlmServer, type RecordedRequest } from "../support/llm-server.js";
 import { makeAgentDir, RpcAgent, type RpcRecord } from "../support/rpc-process.js";
 
@@ -183,21 +184,6 @@ export function isResponseTo(id: string | number): (record: RpcRecord) => boolea
 
 // ------------------------------------------------------------------ what the model received
 
-interface AnthropicBlock {
-	type: string;
-	text?: string;
-	source?: { type: string; media_type: string; data: string };
-	content?: unknown;
-}
-
-export interface AnthropicBody {
-	model: string;
-	max_tokens: number;
-	thinking?: unknown;
-	system?: { type: string; text: string }[];
-	messages: { role: string; content: string | AnthropicBlock[] }[];
-}
-
 export function anthropicBody(request: RecordedRequest | undefined): AnthropicBody {
 	if (!request) throw new Error("the model server received no such request");
 	return request.body as AnthropicBody;
@@ -205,14 +191,7 @@ export function anthropicBody(request: RecordedRequest | undefined): AnthropicBo
 
 /** Each message of an Anthropic request as `role: text` (text blocks joined; other blocks as `[type]`). */
 export function transcript(request: RecordedRequest | undefined): string[] {
-	return anthropicBody(request).messages.map((message) => {
-		const content = message.content;
-		const text =
-			typeof content === "string"
-				? content
-				: content.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("");
-		return `${message.role}: ${text}`;
-	});
+	return messageLines(anthropicBody(request));
 }
 
 // ------------------------------------------------------------------ files and processes
