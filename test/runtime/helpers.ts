@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import type { AgentSession } from "../../src/runtime/agent-session.js";
 import { type CreateAgentSessionOptions, createAgentSession } from "../../src/runtime/create-agent-session.js";
 import type { AgentSessionEvent } from "../../src/runtime/events.js";
@@ -41,10 +41,21 @@ export const PROVIDERS = {
 const trees: RuntimeTree[] = [];
 const sessions: AgentSession[] = [];
 
-afterEach(async () => {
-	for (const session of sessions.splice(0)) await session.dispose();
-	for (const tree of trees.splice(0)) rmSync(tree.root, { recursive: true, force: true });
-});
+let cleanupRegistered = false;
+
+/**
+ * Disposes the test's sessions, then removes its trees, when the test ends: registered per test,
+ * so it holds whether or not the test files share one module graph.
+ */
+function cleanUpAfterTest(): void {
+	if (cleanupRegistered) return;
+	cleanupRegistered = true;
+	onTestFinished(async () => {
+		cleanupRegistered = false;
+		for (const session of sessions.splice(0)) await session.dispose();
+		for (const tree of trees.splice(0)) rmSync(tree.root, { recursive: true, force: true });
+	});
+}
 
 export function runtimeTree(settings: Record<string, unknown> = {}, providers: object = PROVIDERS): RuntimeTree {
 	const root = mkdtempSync(join(tmpdir(), "atomic-runtime-"));
@@ -54,6 +65,7 @@ export function runtimeTree(settings: Record<string, unknown> = {}, providers: o
 	const withRetry = { retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 }, ...settings };
 	writeFileSync(join(tree.agentDir, "settings.json"), JSON.stringify(withRetry));
 	trees.push(tree);
+	cleanUpAfterTest();
 	return tree;
 }
 
@@ -90,6 +102,7 @@ export function startSession(
 		...options.create,
 	});
 	sessions.push(session);
+	cleanUpAfterTest();
 	const events: AgentSessionEvent[] = [];
 	const waiters = new Set<() => void>();
 	session.subscribe((event) => {
