@@ -10,7 +10,12 @@ import { onTestFinished } from "vitest";
 import type { AgentSession } from "../../src/runtime/agent-session.js";
 import { type CreateAgentSessionOptions, createAgentSession } from "../../src/runtime/create-agent-session.js";
 import type { AgentSessionEvent } from "../../src/runtime/events.js";
-import { type ScriptedStep, type ScriptedStream, scriptedStream } from "../support/scripted-stream.js";
+import {
+	type ScriptedCall,
+	type ScriptedStep,
+	type ScriptedStream,
+	scriptedStream,
+} from "../support/scripted-stream.js";
 
 export interface RuntimeTree {
 	root: string;
@@ -133,4 +138,17 @@ export function startSession(
 /** Resolves after pending microtasks and one macrotask: scheduled state announcements have gone out. */
 export function settle(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Each message a scripted call sent as `role: text` (text blocks joined; other blocks as `[type]`). */
+export function sentLines(call: ScriptedCall | undefined): string[] {
+	if (!call) throw new Error("the scripted model received no such call");
+	return call.context.messages.map((message) => {
+		const content = message.content;
+		const text =
+			typeof content === "string"
+				? content
+				: content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("");
+		return `${message.role}: ${text}`;
+	});
 }
