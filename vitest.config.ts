@@ -1,8 +1,27 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Files that mock a module, check what a first import loads, replace a provider in the process-wide
+ * registry or count the process's live shells: they need a module graph of their own. Every other
+ * file shares its worker's module graph with the files that ran before it, which saves
+ * re-importing the sources and their SDKs for each file (most of a worker's CPU).
+ */
+const OWN_MODULE_GRAPH = [
+	"test/extensions/lazy-jiti.test.ts",
+	"test/llm/anthropic-lazy-load.test.ts",
+	"test/llm/google-generative-ai.test.ts",
+	"test/llm/models-json-validator.test.ts",
+	"test/llm/openai-lazy-load.test.ts",
+	"test/llm/timer-limit.test.ts",
+	"test/mcp/session.test.ts",
+	"test/resources/commands.test.ts",
+	"test/robustness/abort.test.ts",
+	"test/robustness/provider-faults.test.ts",
+	"test/tools/shell.test.ts",
+];
 
 export default defineConfig({
 	test: {
-		include: ["test/**/*.test.ts"],
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
 		pool: "forks",
@@ -10,5 +29,17 @@ export default defineConfig({
 		// more workers than cores keep both cores busy (vitest's default is one fewer than cores).
 		maxWorkers: 4,
 		globalSetup: ["test/support/global-setup.ts"],
+		projects: [
+			{ extends: true, test: { name: "isolated", include: OWN_MODULE_GRAPH } },
+			{
+				extends: true,
+				test: {
+					name: "shared",
+					include: ["test/**/*.test.ts"],
+					exclude: [...configDefaults.exclude, ...OWN_MODULE_GRAPH],
+					isolate: false,
+				},
+			},
+		],
 	},
 });

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import {
 	type AgentContext,
@@ -13,12 +14,12 @@ import {
 	type SessionModeState,
 } from "@agentclientprotocol/sdk";
 import type { McpServerConfig } from "../mcp/types.js";
+import { describeFileKind } from "../platform/file-kind.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { SessionDirectories } from "../runtime/session-directory.js";
 import { readSessionHeader } from "../session/header-reader.js";
 import { sessionFilesByRecency } from "../session/open.js";
 import { AcpSession, type AcpSessionSetup } from "./acp-session.js";
-import { setConfigOption } from "./config-options.js";
 import { API_KEY_METHOD, initializeResponse } from "./initialize.js";
 import { mcpServerConfigs } from "./mcp-servers.js";
 import { setSessionMode } from "./permissions.js";
@@ -125,7 +126,7 @@ export class AcpAgent {
 		value: string | boolean,
 	): { configOptions: SessionConfigOption[] } {
 		const session = this.get(sessionId);
-		setConfigOption(session.session, configId, value);
+		session.setConfigOption(configId, value);
 		return { configOptions: session.configOptions() };
 	}
 
@@ -160,6 +161,8 @@ export class AcpAgent {
 
 	private open(cwd: string, sessionId: string | undefined, mcpServers: readonly McpServer[]): AcpSession {
 		if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+		const problem = directoryProblem(cwd);
+		if (problem) throw RequestError.invalidParams({ cwd }, problem);
 		if (sessionId !== undefined && !this.isStored(sessionId, cwd)) throw RequestError.sessionNotFound(sessionId);
 		const client = this.client;
 		if (!client) throw new RequestError(INTERNAL_ERROR, "The connection is not open yet");
@@ -180,5 +183,15 @@ export class AcpAgent {
 		acp.attach(agentSession);
 		this.sessions.set(acp.id, acp);
 		return acp;
+	}
+}
+
+/** Why `cwd` cannot be a session's working directory, or undefined when it is an existing directory. */
+function directoryProblem(cwd: string): string | undefined {
+	try {
+		const stats = statSync(cwd);
+		return stats.isDirectory() ? undefined : `cwd is ${describeFileKind(stats)}, not a directory`;
+	} catch (error) {
+		return `cwd cannot be used: ${errorText(error)}`;
 	}
 }

@@ -1,4 +1,5 @@
 import { agent, ndJsonStream } from "@agentclientprotocol/sdk";
+import { onTerminationSignal } from "../platform/process-io.js";
 import { killAllShells } from "../tools/index.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
 import { readStdin, takeOverStdout } from "./stdio.js";
@@ -67,15 +68,9 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
 		};
 		void connection.closed.then(() => shutdown(0));
 		acp.onShutdownRequest = () => setImmediate(() => void shutdown(0));
-		for (const [signal, code] of [
-			["SIGTERM", 143],
-			["SIGINT", 130],
-			["SIGHUP", 129],
-		] as const) {
-			process.on(signal, () => {
-				killAllShells();
-				void shutdown(code);
-			});
-		}
+		onTerminationSignal((code) => {
+			killAllShells();
+			void shutdown(code);
+		});
 	});
 }

@@ -16,7 +16,7 @@ import type { BuiltInToolOptions, TextFileBackend } from "../tools/index.js";
 import { clientFileBackend, readTextOrUndefined } from "./client-files.js";
 import { clientTerminalRunner } from "./client-terminal.js";
 import { availableCommands } from "./commands.js";
-import { configOptions } from "./config-options.js";
+import { configOptionSupport, configOptions, setConfigOption } from "./config-options.js";
 import { AcpDialogs } from "./extension-dialogs.js";
 import { permissionHandler, sessionModes } from "./permissions.js";
 import { promptInput } from "./prompt-input.js";
@@ -128,7 +128,12 @@ export class AcpSession {
 	}
 
 	configOptions(): SessionConfigOption[] {
-		return configOptions(this.session);
+		return configOptions(this.session, configOptionSupport(this.capabilities));
+	}
+
+	/** `session/set_config_option`: model, thinking level and (for clients that show booleans) the automatic switches. */
+	setConfigOption(configId: string, value: string | boolean): void {
+		setConfigOption(this.session, configOptionSupport(this.capabilities), configId, value);
 	}
 
 	/** The session modes (the approval modes) and the current one. */

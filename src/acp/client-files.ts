@@ -1,7 +1,6 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { type AgentContext, type FileSystemCapabilities, RequestError } from "@agentclientprotocol/sdk";
 import type { TextFileBackend } from "../tools/index.js";
+import { diskTextFiles as disk } from "./disk-files.js";
 import { errorText } from "./update-queue.js";
 
 /** The ACP "resource not found" code a client answers a missing file with. */
@@ -11,19 +10,6 @@ function isMissing(error: unknown): boolean {
 	if (error instanceof RequestError) return error.code === NOT_FOUND;
 	return error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR");
 }
-
-/** The disk half of a mixed backend: regular files only, so a FIFO or device never blocks a read. */
-const disk: TextFileBackend = {
-	async readTextFile(path, signal) {
-		const stats = await stat(path);
-		if (!stats.isFile()) throw new Error(`${path} is not a regular file`);
-		return readFile(path, { encoding: "utf8", signal });
-	},
-	async writeTextFile(path, content, signal) {
-		await mkdir(dirname(path), { recursive: true });
-		await writeFile(path, content, { encoding: "utf8", signal });
-	},
-};
 
 /**
  * The file backend of a session whose client offers `fs/read_text_file` and/or

@@ -1,9 +1,25 @@
-import { RequestError, type SessionConfigOption, type SessionConfigSelectOption } from "@agentclientprotocol/sdk";
+import {
+	type ClientCapabilities,
+	RequestError,
+	type SessionConfigOption,
+	type SessionConfigSelectOption,
+} from "@agentclientprotocol/sdk";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm/types.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 
 export const MODEL_OPTION = "model";
 export const THINKING_OPTION = "thinking";
+export const AUTO_COMPACTION_OPTION = "auto_compaction";
+export const AUTO_RETRY_OPTION = "auto_retry";
+
+/** What the client can show: boolean options only when it offers `session.configOptions.boolean`. */
+export interface ConfigOptionSupport {
+	booleans: boolean;
+}
+
+export function configOptionSupport(capabilities: ClientCapabilities): ConfigOptionSupport {
+	return { booleans: Boolean(capabilities.session?.configOptions?.boolean) };
+}
 
 const LEVEL_NAMES: Record<ThinkingLevel, string> = {
 	off: "Off",
@@ -21,9 +37,10 @@ function modelValue(model: { provider: string; id: string }): string {
 
 /**
  * The session's model and thinking level as ACP config options: the models whose provider has a
- * key (the current one always listed), and the levels the current model supports.
+ * key (the current one always listed), and the levels the current model supports; for clients
+ * that show boolean options, the automatic compaction and retry switches too.
  */
-export function configOptions(session: AgentSession): SessionConfigOption[] {
+export function configOptions(session: AgentSession, support: ConfigOptionSupport): SessionConfigOption[] {
 	const options: SessionConfigOption[] = [];
 	const current = session.model;
 	const models = session.availableModels();
@@ -56,6 +73,24 @@ export function configOptions(session: AgentSession): SessionConfigOption[] {
 			options: levels.map((level) => ({ value: level, name: LEVEL_NAMES[level] })),
 		});
 	}
+	if (support.booleans) {
+		options.push(
+			{
+				type: "boolean",
+				id: AUTO_COMPACTION_OPTION,
+				name: "Automatic compaction",
+				description: "Compact the conversation when the context fills up",
+				currentValue: session.autoCompactionEnabled,
+			},
+			{
+				type: "boolean",
+				id: AUTO_RETRY_OPTION,
+				name: "Automatic retry",
+				description: "Retry a model request that failed with a transient error",
+				currentValue: session.agent.retry.settings.enabled,
+			},
+		);
+	}
 	return options;
 }
 
@@ -64,7 +99,26 @@ function isThinkingLevel(value: string): value is ThinkingLevel {
 }
 
 /** Applies `session/set_config_option`; throws an invalid-params error naming what is wrong. */
-export function setConfigOption(session: AgentSession, configId: string, value: string | boolean): void {
+export function setConfigOption(
+	session: AgentSession,
+	support: ConfigOptionSupport,
+	configId: string,
+	value: string | boolean,
+): void {
+	if (support.booleans && (configId === AUTO_COMPACTION_OPTION || configId === AUTO_RETRY_OPTION)) {
+		if (typeof value !== "boolean")
+			throw RequestError.invalidParams(undefined, `"${configId}" takes a boolean, not a value id`);
+		if (configId === AUTO_COMPACTION_OPTION) session.setAutoCompaction(value);
+		else session.setAutoRetry(value);
+		return;
+	}
+	const known = [
+		MODEL_OPTION,
+		THINKING_OPTION,
+		...(support.booleans ? [AUTO_COMPACTION_OPTION, AUTO_RETRY_OPTION] : []),
+	];
+	if (!known.includes(configId))
+		throw RequestError.invalidParams(undefined, `unknown config option "${configId}" (known: ${known.join(", ")})`);
 	if (typeof value !== "string")
 		throw RequestError.invalidParams(undefined, `"${configId}" takes a value id, not a boolean`);
 	if (configId === MODEL_OPTION) {
@@ -73,16 +127,10 @@ export function setConfigOption(session: AgentSession, configId: string, value: 
 		session.setModel(model.provider, model.id);
 		return;
 	}
-	if (configId === THINKING_OPTION) {
-		if (!isThinkingLevel(value) || !session.availableThinkingLevels().includes(value)) {
-			const known = session.availableThinkingLevels().join(", ");
-			throw RequestError.invalidParams(undefined, `thinking level "${value}" is not one of: ${known}`);
-		}
-		session.setThinkingLevel(value);
-		return;
+	// The thinking level: the only id left.
+	if (!isThinkingLevel(value) || !session.availableThinkingLevels().includes(value)) {
+		const levels = session.availableThinkingLevels().join(", ");
+		throw RequestError.invalidParams(undefined, `thinking level "${value}" is not one of: ${levels}`);
 	}
-	throw RequestError.invalidParams(
-		undefined,
-		`unknown config option "${configId}" (known: ${MODEL_OPTION}, ${THINKING_OPTION})`,
-	);
+	session.setThinkingLevel(value);
 }

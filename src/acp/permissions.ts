@@ -38,11 +38,18 @@ export function setSessionMode(session: AgentSession, modeId: string): void {
 	}
 }
 
+/** One option per decision; the option id is the decision, the "always" ones name the rule they add. */
 function optionFor(decision: ApprovalDecision, rule: string): PermissionOption {
-	if (decision === "allow") return { optionId: "allow", name: "Allow once", kind: "allow_once" };
-	if (decision === "allow_always")
-		return { optionId: "allow_always", name: `Always allow ${rule}`, kind: "allow_always" };
-	return { optionId: "deny", name: "Reject", kind: "reject_once" };
+	switch (decision) {
+		case "allow":
+			return { optionId: decision, name: "Allow once", kind: "allow_once" };
+		case "allow_always":
+			return { optionId: decision, name: `Always allow ${rule}`, kind: "allow_always" };
+		case "deny":
+			return { optionId: decision, name: "Reject", kind: "reject_once" };
+		case "deny_always":
+			return { optionId: decision, name: `Always reject ${rule}`, kind: "reject_always" };
+	}
 }
 
 export interface PermissionHost {
@@ -71,7 +78,8 @@ function proposed(request: ToolApprovalRequest, cwd: string): ToolCallContent[] 
 /**
  * Tool approvals as `session/request_permission`: the call (its title, kind, locations, raw input
  * and, for edits and writes, the proposed change) with one option per decision Atomic offers:
- * allow once, always allow (the rule it adds is named) and reject once. A cancelled request
+ * allow once, always allow, reject once and always reject (the "always" options name the rule they
+ * add for the session). A cancelled request
  * (`session/cancel`, an abort, the request's timeout) or a failed one denies the call.
  */
 export function permissionHandler(host: PermissionHost): ApprovalHandler {

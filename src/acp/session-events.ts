@@ -4,7 +4,7 @@ import type { AgentMessage } from "../agent/messages.js";
 import type { AssistantMessage } from "../llm/types.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { AgentSessionEvent } from "../runtime/events.js";
-import { configOptions } from "./config-options.js";
+import { configOptionSupport, configOptions } from "./config-options.js";
 import { type ToolCallTracker, textBlock } from "./tool-calls.js";
 
 /** What the event mapping reaches in its session. */
@@ -28,7 +28,8 @@ type Fallback = "thought" | "message" | "none";
  * tracker, usage after each reply and compaction, model and thinking changes as config option
  * updates, the session name as session info, compactions, retries and warnings as notes.
  * Listeners that return a promise hold the agent until the update is written (tool start and end,
- * so a diff's "before" text is read before the tool runs).
+ * so a diff's "before" text is read before the tool runs; text deltas and tool output updates, so
+ * a slow client slows the agent instead of queueing updates).
  */
 export class SessionEvents {
 	private messageId: string | undefined;
@@ -62,8 +63,7 @@ export class SessionEvents {
 			case "tool_execution_start":
 				return host.tools.executionStarted(event.toolCallId, event.toolName, event.args);
 			case "tool_execution_update":
-				host.tools.executionUpdated(event.toolCallId, event.partialResult);
-				return undefined;
+				return host.tools.executionUpdated(event.toolCallId, event.partialResult);
 			case "tool_execution_end":
 				return host.tools.executionEnded(event.toolCallId, event.toolName, event.result, event.isError);
 			case "auto_retry_start":
@@ -81,18 +81,15 @@ export class SessionEvents {
 			case "compaction_end":
 				return this.compactionEnded(event);
 			case "context_usage":
+				// Unknown right after a compaction: compactionEnded sent the compacted size instead.
 				if (event.tokens === null) return undefined;
-				return host.send({
-					sessionUpdate: "usage_update",
-					used: event.tokens,
-					size: event.contextWindow,
-					cost: { amount: host.session.getSessionStats().cost, currency: "USD" },
-				});
+				return this.usage(event.tokens, event.contextWindow);
 			case "state_changed": {
 				const { changes } = event;
 				const sends: Promise<void>[] = [];
-				if ("model" in changes || "thinkingLevel" in changes) {
-					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: configOptions(host.session) }));
+				if ("model" in changes || "thinkingLevel" in changes || "autoCompactionEnabled" in changes) {
+					const options = configOptions(host.session, configOptionSupport(host.client));
+					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: options }));
 				}
 				if (changes.approvalMode) {
 					sends.push(host.send({ sessionUpdate: "current_mode_update", currentModeId: changes.approvalMode }));
@@ -157,19 +154,31 @@ export class SessionEvents {
 		this.compactionId = undefined;
 		const result = event.result;
 		const status = event.aborted ? "cancelled" : result ? "completed" : "failed";
-		const after = this.host.session.contextTokens();
 		const summary = result
-			? `Compacted the conversation: about ${result.tokensBefore} tokens before${after === null ? "" : `, ${after} after`}.`
+			? `Compacted the conversation: about ${result.tokensBefore} tokens before, ${result.stats.tokensAfter} after.`
 			: event.aborted
 				? "Compaction cancelled."
 				: `Compaction failed${event.errorMessage ? `: ${event.errorMessage}` : "."}`;
+		let sent: Promise<void> | undefined;
 		if (this.host.client.session?.compaction) {
 			const update: SessionUpdate = { sessionUpdate: "compaction_update", compactionId, status };
 			if (result) update.summary = [textBlock(summary)];
 			if (!result && event.errorMessage) update.error = event.errorMessage;
-			return this.host.send(update);
-		}
-		return this.note(result ? "info" : "warning", summary, undefined, "message");
+			sent = this.host.send(update);
+		} else sent = this.note(result ? "info" : "warning", summary, undefined, "message");
+		// The context is now the compacted one: its estimated size, until the next reply reports usage.
+		const window = this.host.session.model?.contextWindow ?? 0;
+		if (result && window > 0) sent = this.usage(result.stats.tokensAfter, window);
+		return sent;
+	}
+
+	private usage(used: number, size: number): Promise<void> {
+		return this.host.send({
+			sessionUpdate: "usage_update",
+			used,
+			size,
+			cost: { amount: this.host.session.getSessionStats().cost, currency: "USD" },
+		});
 	}
 
 	/** A notice when the client shows them, else the fallback. */

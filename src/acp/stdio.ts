@@ -1,3 +1,5 @@
+import { takeOverStdoutWrites } from "../platform/process-io.js";
+
 /** The protocol's byte streams over stdin and stdout, as the SDK's ndJsonStream takes them. */
 export interface ProtocolStreams {
 	output: WritableStream<Uint8Array>;
@@ -10,10 +12,7 @@ export interface ProtocolStreams {
  * has taken it (backpressure).
  */
 export function takeOverStdout(stdout: NodeJS.WriteStream): WritableStream<Uint8Array> {
-	const write = stdout.write.bind(stdout) as (chunk: Uint8Array, callback: (error?: Error | null) => void) => boolean;
-	const stderrWrite = process.stderr.write.bind(process.stderr);
-	stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-		stderrWrite(chunk, ...(rest as [BufferEncoding, () => void]))) as typeof stdout.write;
+	const write = takeOverStdoutWrites(stdout);
 	return new WritableStream<Uint8Array>({
 		write: (chunk) =>
 			new Promise<void>((resolve, reject) => {

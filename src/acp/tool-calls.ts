@@ -81,11 +81,12 @@ export class ToolCallTracker {
 		this.before.set(toolCallId, text ?? null);
 	}
 
-	executionUpdated(toolCallId: string, partial: AgentToolResult): void {
-		if (this.terminals.has(toolCallId)) return;
+	/** Resolves once the update is written: the tool's next updates are coalesced until then. */
+	executionUpdated(toolCallId: string, partial: AgentToolResult): Promise<void> | undefined {
+		if (this.terminals.has(toolCallId)) return undefined;
 		const text = partial.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-		if (text === "") return;
-		void this.host.send({
+		if (text === "") return undefined;
+		return this.host.send({
 			sessionUpdate: "tool_call_update",
 			toolCallId,
 			content: [{ type: "content", content: textBlock(fenced(text)) }],

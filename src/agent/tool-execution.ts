@@ -1,5 +1,6 @@
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../llm/types.js";
 import type { AgentMessage } from "./messages.js";
+import { ToolUpdates } from "./tool-updates.js";
 import type { AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult, ToolCallContext } from "./types.js";
 import { validateArguments } from "./validation.js";
 
@@ -164,25 +165,25 @@ async function approve(batch: ToolBatch, prepared: PreparedCall): Promise<Prepar
 async function run(batch: ToolBatch, prepared: PreparedCall): Promise<Outcome> {
 	const { call, context, tool } = prepared;
 	if (!tool) return errorOutcome(`Tool ${call.name} not found`);
-	let settled = false;
-	const onUpdate = (partialResult: AgentToolResult) => {
-		if (settled) return;
-		void batch.emit({
+	// While the listeners have not taken an update (a slow reader), newer ones replace each other.
+	const updates = new ToolUpdates((partialResult: AgentToolResult) =>
+		batch.emit({
 			type: "tool_execution_update",
 			toolCallId: call.id,
 			toolName: call.name,
 			args: call.arguments,
 			partialResult,
-		});
-	};
+		}),
+	);
 	let outcome: Outcome;
 	try {
-		const result = await tool.execute(call.id, context.args, batch.signal, onUpdate);
+		const result = await tool.execute(call.id, context.args, batch.signal, (partial) => updates.push(partial));
 		outcome = { result, isError: result.isError === true };
 	} catch (error) {
 		outcome = errorOutcome(errorText(error));
 	}
-	settled = true;
+	// A listener that failed on an update fails the run, as on any other event of it.
+	await updates.close();
 	if (!batch.config.afterToolCall) return outcome;
 	try {
 		const override = await batch.config.afterToolCall({ ...context, ...outcome }, batch.signal);

@@ -79,11 +79,19 @@ const DECIDED_BY: Record<Extract<KnownEntry, { type: "tool_approval" }>["by"], s
 	abort: "when the run was aborted",
 };
 
+const VERBS: Record<Extract<KnownEntry, { type: "tool_approval" }>["decision"], string> = {
+	allow: "allowed",
+	allow_always: "always allowed",
+	deny: "denied",
+	deny_always: "always denied",
+};
+
 /** A tool approval decision: what, who, and the rule or the user's message. */
 function renderToolApproval(entry: Extract<KnownEntry, { type: "tool_approval" }>): RenderedEntry {
-	const verb = entry.decision === "deny" ? "denied" : entry.decision === "allow_always" ? "always allowed" : "allowed";
+	const verb = VERBS[entry.decision];
+	const denied = entry.decision === "deny" || entry.decision === "deny_always";
 	const parts = [
-		`Tool approval: <code>${escapeHtml(entry.toolName)}</code> <strong class="approval-${entry.decision === "deny" ? "deny" : "allow"}">${verb}</strong> ${DECIDED_BY[entry.by]}`,
+		`Tool approval: <code>${escapeHtml(entry.toolName)}</code> <strong class="approval-${denied ? "deny" : "allow"}">${verb}</strong> ${DECIDED_BY[entry.by]}`,
 	];
 	if (entry.rule) parts.push(`rule <code>${escapeHtml(entry.rule)}</code>`);
 	const details = [

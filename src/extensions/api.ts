@@ -38,6 +38,8 @@ function checkTool(tool: unknown): asserts tool is ToolDefinition {
 		!(Array.isArray(tool.promptGuidelines) && tool.promptGuidelines.every((line) => typeof line === "string"))
 	)
 		throw new TypeError(`registerTool(${tool.name}): \`promptGuidelines\` must be an array of strings`);
+	if (tool.readOnly !== undefined && typeof tool.readOnly !== "boolean")
+		throw new TypeError(`registerTool(${tool.name}): \`readOnly\` must be a boolean`);
 	if (tool.promptSnippet !== undefined && typeof tool.promptSnippet !== "string")
 		throw new TypeError(`registerTool(${tool.name}): \`promptSnippet\` must be a string`);
 }

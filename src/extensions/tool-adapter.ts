@@ -29,6 +29,7 @@ export function toAgentTool(
 	};
 	if (definition.label !== undefined) tool.label = definition.label;
 	if (definition.executionMode !== undefined) tool.executionMode = definition.executionMode;
+	if (definition.readOnly === true) tool.readOnly = true;
 	if (definition.promptSnippet !== undefined) tool.promptSnippet = definition.promptSnippet;
 	if (definition.promptGuidelines !== undefined) tool.promptGuidelines = [...definition.promptGuidelines];
 	const prepare = definition.prepareArguments;

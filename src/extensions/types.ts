@@ -50,6 +50,11 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 	prepareArguments?: (args: unknown) => Static<TParams>;
 	/** "sequential": a batch with this tool runs one call at a time. */
 	executionMode?: "sequential" | "parallel";
+	/**
+	 * The tool never changes anything (files, processes, the outside world): approval modes `ask`
+	 * and `read-only` run it without asking, as they run `read`. Default false.
+	 */
+	readOnly?: boolean;
 	execute(
 		toolCallId: string,
 		params: Static<TParams>,

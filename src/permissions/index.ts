@@ -9,6 +9,14 @@ export {
 } from "./configure.js";
 export { APPROVAL_MODES, type ApprovalMode, isApprovalMode, isLooser, stricterMode } from "./modes.js";
 export { decide, type Policy, type Verdict } from "./policy.js";
-export type { ApprovalDecision, ApprovalOutcome, ApprovalRecord, DecidedBy } from "./record.js";
+export {
+	APPROVAL_DECISIONS,
+	type ApprovalDecision,
+	type ApprovalOutcome,
+	type ApprovalRecord,
+	allowsCall,
+	type DecidedBy,
+	isApprovalDecision,
+} from "./record.js";
 export { alwaysRuleFor, type CallFacts, type PermissionRule, parseRule } from "./rules.js";
 export * from "./texts.js";

@@ -1,5 +1,19 @@
-/** What a person (or a handler) may answer to a request. */
-export type ApprovalDecision = "allow" | "allow_always" | "deny";
+/**
+ * What a person (or a handler) may answer to a request. `allow_always` and `deny_always` also add
+ * the request's rule for the session (an allow rule or a deny rule).
+ */
+export type ApprovalDecision = "allow" | "allow_always" | "deny" | "deny_always";
+
+export const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ["allow", "allow_always", "deny", "deny_always"];
+
+export function isApprovalDecision(value: unknown): value is ApprovalDecision {
+	return typeof value === "string" && (APPROVAL_DECISIONS as readonly string[]).includes(value);
+}
+
+/** Whether a decision lets the call run. */
+export function allowsCall(decision: ApprovalDecision): boolean {
+	return decision === "allow" || decision === "allow_always";
+}
 
 /**
  * Who decided: `user` (an answer), `rule` (the policy, without asking: a rule, named in the
@@ -13,8 +27,8 @@ export type ApprovalOutcome = { allowed: true } | { allowed: false; text: string
 
 /**
  * The audit record of one decision, as the session stores it (every decision except the mode's
- * silent allows). `decision` is what was decided (`allow_always` when a person chose it);
- * `rule` is the rule that decided, or the one `allow_always` added.
+ * silent allows). `decision` is what was decided (`allow_always` or `deny_always` when a person
+ * chose it); `rule` is the rule that decided, or the one `allow_always` or `deny_always` added.
  */
 export interface ApprovalRecord {
 	toolCallId: string;

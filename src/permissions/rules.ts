@@ -132,7 +132,7 @@ export function allowRulesCovering(rules: readonly PermissionRule[], facts: Call
 }
 
 /**
- * The rule `allow_always` adds for a call: the tool and, for bash, the first word of the command
+ * The rule `allow_always` (as an allow rule) or `deny_always` (as a deny rule) adds for a call: the tool and, for bash, the first word of the command
  * plus ` *`; for read, write and edit, that path (relative to the working directory when inside
  * it, else absolute); for other tools, the tool's name.
  */

@@ -1,4 +1,5 @@
 import { safeStringify } from "../llm/safe-json.js";
+import { LARGE_MESSAGE_CHARS, stringifySharing } from "../session/shared-json.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -69,6 +70,15 @@ export class LineSplitter {
 
 const SEPARATORS = /[\u2028\u2029]/g;
 
+function escapeSeparators(json: string): string {
+	// Two includes beat one regex scan: V8 answers them at once for a one-byte string (no such
+	// character fits in it) and searches a two-byte one several times faster than a regex does.
+	if (json.includes("\u2028") || json.includes("\u2029")) {
+		return json.replace(SEPARATORS, (character) => (character === "\u2028" ? "\\u2028" : "\\u2029"));
+	}
+	return json;
+}
+
 /**
  * Serialises one output record as a JSON line. U+2028 and U+2029 are escaped, so clients that
  * (wrongly) split on them still see whole records; JSON parsers read the escapes back unchanged.
@@ -87,10 +97,39 @@ export function serializeRecord(record: unknown): string {
 		);
 		json = safeStringify(record);
 	}
-	// Two includes beat one regex scan: V8 answers them at once for a one-byte string (no such
-	// character fits in it) and searches a two-byte one several times faster than a regex does.
-	if (json.includes("\u2028") || json.includes("\u2029")) {
-		return `${json.replace(SEPARATORS, (character) => (character === "\u2028" ? "\\u2028" : "\\u2029"))}\n`;
+	return `${escapeSeparators(json)}\n`;
+}
+
+/**
+ * serializeRecord's line as parts, for a record that carries large messages (see shared-json.ts):
+ * each large message's JSON is one part, serialised once for all the records of a run that carry
+ * it. Joined, the parts are serializeRecord's line. Records without one are a single part.
+ */
+export function serializeRecordParts(record: unknown): string[] {
+	let parts: string[] | undefined;
+	try {
+		parts = stringifySharing(record, true);
+	} catch {
+		// What does not serialise as it is gets serializeRecord's treatment (and its warning).
+		parts = undefined;
 	}
-	return `${json}\n`;
+	if (!parts) return [serializeRecord(record)];
+	const lastIndex = parts.length - 1;
+	return parts.map((part, index) => (index === lastIndex ? `${escapeSeparators(part)}\n` : escapeSharedPart(part)));
+}
+
+/** The last shared message JSON escaped, and its escaped form: each record carrying it reuses it. */
+let lastShared: { json: string; escaped: string } | undefined;
+
+function escapeSharedPart(part: string): string {
+	if (part.length < LARGE_MESSAGE_CHARS) return escapeSeparators(part);
+	// The same string again compares at once (V8 compares identical strings by reference).
+	if (lastShared?.json === part) return lastShared.escaped;
+	lastShared = { json: part, escaped: escapeSeparators(part) };
+	return lastShared.escaped;
+}
+
+/** Drops what escapeSharedPart keeps (with forgetSharedJson, once a run's records are written). */
+export function forgetEscapedPart(): void {
+	lastShared = undefined;
 }

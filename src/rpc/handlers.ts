@@ -6,8 +6,11 @@ import { failure, type Response, type ResponseId, success } from "./protocol/res
 
 export interface HandlerContext {
 	session: AgentSession;
-	/** Writes a record now (events that belong to a command, e.g. bash deltas). */
-	emit(record: Record<string, unknown>): void;
+	/**
+	 * Writes a record now (events that belong to a command, e.g. bash deltas). Returns a promise
+	 * while stdout is congested: it resolves once the reader has caught up.
+	 */
+	emit(record: Record<string, unknown>): Promise<void> | undefined;
 	/**
 	 * Lets the commands behind this one start before it is done: a prompt once it is accepted,
 	 * bash once it has started. Other commands hold the order until their response.
@@ -54,7 +57,7 @@ function handlePrompt(
 				onAccepted: (disposition) => {
 					accepted = true;
 					// Written now, synchronously, so that it precedes the run's agent_start.
-					context.emit({ ...success("prompt", id, { disposition }) });
+					void context.emit({ ...success("prompt", id, { disposition }) });
 					context.release();
 					resolve(undefined);
 				},
@@ -66,24 +69,28 @@ function handlePrompt(
 					process.stderr.write(`Error after the prompt was accepted: ${errorText(error)}\n`);
 					return;
 				}
-				context.emit({ ...failure("prompt", id, errorText(error)) });
+				void context.emit({ ...failure("prompt", id, errorText(error)) });
 				resolve(undefined);
 			});
 	});
 }
 
-/** bash and user_bash: deltas go out as bash_execution_update with the request's id, before the response. */
+/**
+ * bash and user_bash: deltas go out as bash_execution_update with the request's id, before the
+ * response. None is dropped: while stdout is congested the command's output is not read, so the
+ * command itself waits.
+ */
 function runBash(command: CommandOf<"bash"> | CommandOf<"user_bash">, context: HandlerContext) {
 	return context.session.executeBash(command.command, {
 		requestId: command.id,
 		excludeFromContext: command.excludeFromContext,
 		onStarted: () => context.release(),
-		onData: (channel, delta) => {
-			const event: Record<string, unknown> = { type: "bash_execution_update", channel, delta };
+		onData: (channel, delta) =>
 			context.emit(
-				command.id === undefined ? event : { type: "bash_execution_update", id: command.id, channel, delta },
-			);
-		},
+				command.id === undefined
+					? { type: "bash_execution_update", channel, delta }
+					: { type: "bash_execution_update", id: command.id, channel, delta },
+			),
 	});
 }
 

@@ -1,4 +1,5 @@
-import { serializeRecord } from "./framing.js";
+import { forgetSharedJson } from "../session/shared-json.js";
+import { forgetEscapedPart, serializeRecordParts } from "./framing.js";
 
 /** What the writer needs of stdout. */
 export interface OutputStream {
@@ -12,10 +13,12 @@ const HIGH_WATER_BYTES = 1024 * 1024;
 /** A record this long (in characters) goes out as its own chunk: joining it would copy it again. */
 const OWN_CHUNK_CHARS = 1024 * 1024;
 
-/** Responses answer a waiting client: they are never held back behind a tick's batch of events. */
-function isResponse(record: unknown): boolean {
-	return typeof record === "object" && record !== null && (record as { type?: unknown }).type === "response";
+function recordType(record: unknown): unknown {
+	return typeof record === "object" && record !== null ? (record as { type?: unknown }).type : undefined;
 }
+
+/** A record to write: one line, or a line in parts (large messages shared between records). */
+type Pending = string | string[];
 
 /**
  * The single writer of protocol records. Records keep their order; events produced in the same
@@ -26,7 +29,7 @@ function isResponse(record: unknown): boolean {
  * After a write error (the reader went away) records are dropped and `onBroken` is called once.
  */
 export class OutputWriter {
-	private pending: string[] = [];
+	private pending: Pending[] = [];
 	private pendingBytes = 0;
 	private scheduled = false;
 	private congested = false;
@@ -45,10 +48,17 @@ export class OutputWriter {
 	/** Queues one record. Returns a promise only when the caller should wait for stdout. */
 	write(record: unknown): Promise<void> | undefined {
 		if (this.broken) return undefined;
-		const line = serializeRecord(record);
-		this.pending.push(line);
-		this.pendingBytes += line.length;
-		if (isResponse(record)) {
+		const parts = serializeRecordParts(record);
+		const type = recordType(record);
+		// agent_end is the last record of a run that carries its messages.
+		if (type === "agent_end") {
+			forgetSharedJson();
+			forgetEscapedPart();
+		}
+		for (const part of parts) this.pendingBytes += part.length;
+		this.pending.push(parts.length === 1 ? (parts[0] as string) : parts);
+		// Responses answer a waiting client: they are never held back behind a tick's batch of events.
+		if (type === "response") {
 			this.flushPending();
 		} else if (!this.scheduled) {
 			this.scheduled = true;
@@ -74,28 +84,31 @@ export class OutputWriter {
 		return this.broken;
 	}
 
-	/** Writes every pending record: small ones joined into one chunk, large ones each on their own. */
+	/**
+	 * Writes every pending record: small ones joined into one chunk, large ones each on their own,
+	 * a record in parts part by part (a shared message is never copied into a joined line).
+	 */
 	private flushPending(): void {
 		if (this.pending.length === 0 || this.broken) return;
 		const lines = this.pending;
 		this.pending = [];
 		this.pendingBytes = 0;
-		let batchStart = 0;
-		for (let index = 0; index < lines.length; index++) {
-			const line = lines[index] as string;
-			if (line.length < OWN_CHUNK_CHARS) continue;
-			this.writeChunk(lines, batchStart, index);
-			this.writeChunk(lines, index, index + 1);
-			batchStart = index + 1;
+		let batch: string[] = [];
+		for (const line of lines) {
+			if (typeof line === "string" && line.length < OWN_CHUNK_CHARS) {
+				batch.push(line);
+				continue;
+			}
+			if (batch.length > 0) this.writeChunk(batch.length === 1 ? (batch[0] as string) : batch.join(""));
+			batch = [];
+			if (typeof line === "string") this.writeChunk(line);
+			else for (const part of line) this.writeChunk(part);
 		}
-		this.writeChunk(lines, batchStart, lines.length);
+		if (batch.length > 0) this.writeChunk(batch.length === 1 ? (batch[0] as string) : batch.join(""));
 	}
 
-	private writeChunk(lines: string[], start: number, end: number): void {
-		if (start >= end || this.broken) return;
-		let chunk: string;
-		if (end - start === 1) chunk = lines[start] as string;
-		else chunk = start === 0 && end === lines.length ? lines.join("") : lines.slice(start, end).join("");
+	private writeChunk(chunk: string): void {
+		if (chunk === "" || this.broken) return;
 		this.inFlight++;
 		const accepted = this.stream.write(chunk, (error) => {
 			this.inFlight--;

@@ -1,3 +1,4 @@
+import { onTerminationSignal, takeOverStdoutWrites } from "../platform/process-io.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 import { IdlePreload } from "../runtime/idle-preload.js";
 import { preloadSteps } from "../runtime/preload-steps.js";
@@ -102,16 +103,10 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			void shutdown(0);
 		});
 		stdin.on("error", () => void shutdown(0));
-		for (const [signal, code] of [
-			["SIGTERM", 143],
-			["SIGINT", 130],
-			["SIGHUP", 129],
-		] as const) {
-			process.on(signal, () => {
-				killAllShells();
-				void shutdown(code);
-			});
-		}
+		onTerminationSignal((code) => {
+			killAllShells();
+			void shutdown(code);
+		});
 
 		let shutdownRequested = false;
 		const ui = new RpcExtensionUi((record) => void writer.write(record));
@@ -198,15 +193,9 @@ function startPreload(session: AgentSession): IdlePreload {
 	return preload;
 }
 
-/**
- * Keeps the real stdout for protocol records and sends every other write (console.log, libraries,
- * extensions) to stderr, so nothing can corrupt a record.
- */
+/** The real stdout for protocol records; every other write to stdout goes to stderr. */
 function takeOverStdout(stdout: NodeJS.WriteStream): OutputStream {
-	const write = stdout.write.bind(stdout) as (chunk: string, callback?: (error?: Error | null) => void) => boolean;
-	const stderrWrite = process.stderr.write.bind(process.stderr);
-	stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-		stderrWrite(chunk, ...(rest as [BufferEncoding, () => void]))) as typeof stdout.write;
+	const write = takeOverStdoutWrites(stdout);
 	return {
 		write: (chunk, callback) => write(chunk, callback),
 		once: (event, listener) => stdout.once(event, listener),

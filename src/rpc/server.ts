@@ -56,7 +56,8 @@ export class RpcServer {
 		if (input.kind === "error") {
 			// In order like any command: its response never overtakes an earlier one.
 			const response = input.response;
-			this.track(this.order.schedule(async () => void this.writer.write(response)));
+			// Awaited like any response: a client that floods bad input without reading waits too.
+			this.track(this.order.schedule(async () => await this.writer.write(response)));
 			return;
 		}
 		if (input.kind === "ui_response") {
@@ -81,9 +82,7 @@ export class RpcServer {
 	private async run(command: Command, release: () => void): Promise<void> {
 		const response = await handleCommand(command, {
 			session: this.session,
-			emit: (record) => {
-				this.writer.write(record);
-			},
+			emit: (record) => this.writer.write(record),
 			release,
 			approvals: this.approvals,
 		});

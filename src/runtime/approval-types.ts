@@ -14,13 +14,13 @@ export type ToolApprovalRequest = {
 	timeout?: number;
 	/** When it will be denied (ISO-8601); absent without a timeout. */
 	expiresAt?: string;
-	/** The rule `allow_always` would add. */
+	/** The rule `allow_always` adds as an allow rule, or `deny_always` as a deny rule, for the session. */
 	alwaysRule: string;
 };
 
 export interface ToolApprovalAnswer {
 	decision: ApprovalDecision;
-	/** With `deny`: text the model sees. */
+	/** With `deny` or `deny_always`: text the model sees. */
 	message?: string;
 }
 
@@ -45,6 +45,6 @@ export type ApprovalEvent =
 			toolCallId: string;
 			decision: "allow" | "deny";
 			by: DecidedBy;
-			/** The rule that decided, or the one `allow_always` added. */
+			/** The rule that decided, or the one `allow_always` or `deny_always` added. */
 			rule?: string;
 	  };

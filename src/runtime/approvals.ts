@@ -2,26 +2,27 @@ import { homedir } from "node:os";
 import { ABORTED_CALL_TEXT } from "../agent/tool-execution.js";
 import type { ToolApprovalContext, ToolCallBlock } from "../agent/types.js";
 import {
+	APPROVAL_DECISIONS,
 	type ApprovalDecision,
 	type ApprovalMode,
 	type ApprovalRecord,
+	allowsCall,
 	alwaysRuleFor,
 	type CallFacts,
 	type DecidedBy,
 	decide,
 	deniedByUser,
+	isApprovalDecision,
 	isLooser,
 	NO_CLIENT_TEXT,
-	type PermissionRule,
 	type Policy,
-	parseRule,
 	type ResolvedPermissions,
 	timedOut,
 } from "../permissions/index.js";
 import type { Session } from "../session/session.js";
-import { isKnownEntry } from "../session/types.js";
 import { resolveToolPath } from "../tools/paths.js";
 import type { ApprovalEvent, ApprovalHandler, ToolApprovalReply, ToolApprovalRequest } from "./approval-types.js";
+import { SessionApprovalRules } from "./session-approval-rules.js";
 
 export type {
 	ApprovalEvent,
@@ -30,8 +31,6 @@ export type {
 	ToolApprovalReply,
 	ToolApprovalRequest,
 } from "./approval-types.js";
-
-const OPTIONS: ApprovalDecision[] = ["allow", "allow_always", "deny"];
 
 /** What approvals reach back for; none of these may throw. */
 export interface ApprovalsHost {
@@ -65,10 +64,6 @@ function block(reason: string): ToolCallBlock {
 	return { block: true, reason };
 }
 
-function isDecision(value: unknown): value is ApprovalDecision {
-	return value === "allow" || value === "allow_always" || value === "deny";
-}
-
 /**
  * The runtime side of tool approvals: judges each call with the policy (src/permissions), asks
  * the handler when the policy says so, and records every decision but the mode's silent allows
@@ -78,8 +73,8 @@ function isDecision(value: unknown): value is ApprovalDecision {
  */
 export class ToolApprovals {
 	private modeValue: ApprovalMode;
-	/** `allow_always` rules of the current session (recorded in it, so a reopened session keeps them). */
-	private sessionRules: PermissionRule[] = [];
+	/** `allow_always` and `deny_always` rules of the current session (recorded in it, so a reopened session keeps them). */
+	private sessionRules: SessionApprovalRules;
 	private readonly open = new Map<string, OpenRequest>();
 
 	constructor(
@@ -89,7 +84,7 @@ export class ToolApprovals {
 		private readonly createId: () => string = () => crypto.randomUUID(),
 	) {
 		this.modeValue = permissions.mode;
-		this.sessionRules = rulesRecordedIn(host.session());
+		this.sessionRules = SessionApprovalRules.recordedIn(host.session());
 	}
 
 	get mode(): ApprovalMode {
@@ -113,10 +108,10 @@ export class ToolApprovals {
 		this.reconsider();
 	}
 
-	/** A session became current: open requests are cancelled, its recorded `allow_always` rules apply. */
+	/** A session became current: open requests are cancelled, its recorded `allow_always` and `deny_always` rules apply. */
 	adopt(session: Session): void {
 		this.cancelAll();
-		this.sessionRules = rulesRecordedIn(session);
+		this.sessionRules = SessionApprovalRules.recordedIn(session);
 	}
 
 	/** Denies every open request (`by: "abort"`): on abort, session replacement and disposal. */
@@ -163,7 +158,7 @@ export class ToolApprovals {
 			// A copy: what a handler does with it cannot change the call.
 			args: structuredClone(context.args),
 			reason,
-			options: [...OPTIONS],
+			options: [...APPROVAL_DECISIONS],
 			alwaysRule: alwaysRuleFor(facts),
 		};
 		const timeout = this.permissions.timeoutMs;
@@ -192,8 +187,9 @@ export class ToolApprovals {
 				if (timer) clearTimeout(timer);
 				signal.removeEventListener("abort", onAbort);
 				controller.abort();
-				const allowed = resolution.decision !== "deny";
-				if (resolution.decision === "allow_always" && resolution.rule) this.addSessionRule(resolution.rule);
+				const allowed = allowsCall(resolution.decision);
+				const always = resolution.by === "user" && resolution.rule !== undefined;
+				if (always && resolution.rule) this.sessionRules.add(allowed ? "allow" : "deny", resolution.rule);
 				this.audit(session, {
 					toolCallId: request.toolCallId,
 					toolName: request.toolName,
@@ -215,7 +211,7 @@ export class ToolApprovals {
 				this.host.emit(resolved);
 				resolve(allowed ? undefined : block(resolution.text ?? deniedByUser()));
 				// A new rule may decide other open requests.
-				if (resolution.decision === "allow_always") this.reconsider();
+				if (always) this.reconsider();
 			};
 			this.open.set(request.id, { facts, settle });
 			if (request.timeout !== undefined) {
@@ -248,16 +244,17 @@ export class ToolApprovals {
 				: typeof answer === "object" && answer !== null && "decision" in answer
 					? answer.decision
 					: undefined;
-		if (!isDecision(decision)) {
+		if (!isApprovalDecision(decision)) {
 			return { decision: "deny", by: "user", text: "Denied: the approval handler gave no decision" };
 		}
 		if (decision === "allow") return { decision, by: "user" };
 		if (decision === "allow_always") return { decision, by: "user", rule: request.alwaysRule };
 		const raw = typeof answer === "object" && answer !== null && "message" in answer ? answer.message : undefined;
 		const message = typeof raw === "string" && raw.trim() ? raw : undefined;
-		return message === undefined
-			? { decision, by: "user", text: deniedByUser() }
-			: { decision, by: "user", message, text: deniedByUser(message) };
+		const denied: Resolution = { decision, by: "user", text: deniedByUser(message) };
+		if (message !== undefined) denied.message = message;
+		if (decision === "deny_always") denied.rule = request.alwaysRule;
+		return denied;
 	}
 
 	/** Judges the open requests again (after a new rule or a mode change); those the policy decides now end. */
@@ -278,8 +275,8 @@ export class ToolApprovals {
 	private policy(): Policy {
 		return {
 			mode: this.modeValue,
-			allow: [...this.permissions.allow, ...this.sessionRules],
-			deny: this.permissions.deny,
+			allow: [...this.permissions.allow, ...this.sessionRules.allow],
+			deny: [...this.permissions.deny, ...this.sessionRules.deny],
 		};
 	}
 
@@ -295,27 +292,9 @@ export class ToolApprovals {
 		};
 	}
 
-	private addSessionRule(text: string): void {
-		if (this.sessionRules.some((rule) => rule.text === text)) return;
-		const parsed = parseRule(text);
-		if (parsed.ok) this.sessionRules.push(parsed.rule);
-	}
-
 	private audit(session: Session, record: ApprovalRecord): void {
 		const fields: ApprovalRecord = { ...record };
 		for (const key of ["rule", "requestId", "message"] as const) if (fields[key] === undefined) delete fields[key];
 		this.host.record(() => session.appendToolApproval(fields));
 	}
-}
-
-/** The `allow_always` rules a session recorded (every branch: a grant belongs to the session). */
-function rulesRecordedIn(session: Session): PermissionRule[] {
-	const rules = new Map<string, PermissionRule>();
-	for (const entry of session.entries()) {
-		if (!isKnownEntry(entry) || entry.type !== "tool_approval" || entry.decision !== "allow_always" || !entry.rule)
-			continue;
-		const parsed = parseRule(entry.rule);
-		if (parsed.ok) rules.set(parsed.rule.text, parsed.rule);
-	}
-	return [...rules.values()];
 }

@@ -18,7 +18,8 @@ export interface BashRequestOptions {
 	env?: NodeJS.ProcessEnv;
 	shellPath?: string;
 	spillDir?: string;
-	onData?(channel: "stdout" | "stderr", delta: string): void;
+	/** A promise returned pauses the command's output until it settles (see ShellRunOptions.onData). */
+	onData?(channel: "stdout" | "stderr", delta: string): void | Promise<void>;
 	/**
 	 * Runs first, once the request is registered (so it can already be aborted): a result it
 	 * returns answers the request and no shell runs (an extension's user_bash hook).

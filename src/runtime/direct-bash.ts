@@ -14,7 +14,8 @@ export interface DirectBashOptions {
 	requestId?: string | number;
 	/** Kept in the session but never sent to the model. */
 	excludeFromContext?: boolean;
-	onData?(channel: "stdout" | "stderr", delta: string): void;
+	/** A promise returned pauses the command's output until it settles (see ShellRunOptions.onData). */
+	onData?(channel: "stdout" | "stderr", delta: string): void | Promise<void>;
 	/** Called once the command has started in its session (it can be aborted from then on). Must not throw. */
 	onStarted?(): void;
 	/** May answer the command instead of the shell (see BashRequestOptions.intercept). */

@@ -32,7 +32,8 @@ export function matchesPattern(model: Pick<Model, "provider" | "id">, pattern: s
 }
 
 export interface ModelFallbackHost {
-	models: ModelState;
+	/** The current model, the authenticated ones, and the switch that does not change saved defaults. */
+	models: Pick<ModelState, "model" | "available" | "fallBackTo">;
 	/** The configured tiers (`fallbackModels`), in order. */
 	tiers(): readonly string[];
 	/** The current context size estimate; null when unknown. */

@@ -24,7 +24,10 @@ const FIELD_CHECKS = new Map<string, FieldCheck>(
 		tool_approval: (entry) =>
 			isString(entry.toolCallId) &&
 			isString(entry.toolName) &&
-			(entry.decision === "allow" || entry.decision === "allow_always" || entry.decision === "deny") &&
+			(entry.decision === "allow" ||
+				entry.decision === "allow_always" ||
+				entry.decision === "deny" ||
+				entry.decision === "deny_always") &&
 			(entry.by === "user" || entry.by === "rule" || entry.by === "timeout" || entry.by === "abort") &&
 			isOptionalString(entry.rule),
 	} satisfies Record<KnownEntryType, FieldCheck>),

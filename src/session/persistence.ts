@@ -1,4 +1,5 @@
 import type { SessionFileStore } from "./file-store.js";
+import { stringifySharing } from "./shared-json.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
 
 export function serializeLines(records: readonly object[]): string {
@@ -59,7 +60,9 @@ export class SessionPersistence {
 			this.state.needsRewrite = false;
 			return;
 		}
-		this.store.append(`${JSON.stringify(entry)}\n`);
+		// A large message the run's records already serialised is not serialised again.
+		const parts = stringifySharing(entry, false);
+		this.store.append(`${parts ? parts.join("") : JSON.stringify(entry)}\n`);
 	}
 
 	/** Writes the header and all entries so far, when there are some and the file does not hold them yet. */

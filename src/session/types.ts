@@ -95,14 +95,14 @@ export interface SessionInfoEntry extends EntryBase {
 
 /**
  * The audit record of a tool approval decision (see src/permissions/record.ts for the meaning of
- * the fields). Not part of the context; `allow_always` entries bring their `rule` back when the
- * session is opened again.
+ * the fields). Not part of the context; `allow_always` and `deny_always` entries bring their `rule`
+ * back (as an allow or a deny rule) when the session is opened again.
  */
 export interface ToolApprovalEntry extends EntryBase {
 	type: "tool_approval";
 	toolCallId: string;
 	toolName: string;
-	decision: "allow" | "allow_always" | "deny";
+	decision: "allow" | "allow_always" | "deny" | "deny_always";
 	by: "user" | "rule" | "timeout" | "abort";
 	rule?: string;
 	reason?: string;

@@ -5,8 +5,9 @@ import { throwIfAborted } from "./file-access.js";
 import type { TextFileBackend } from "./file-backend.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
-import { createReadTool, type ReadToolDetails } from "./read.js";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
+import { createReadTool } from "./read.js";
+import { type ReadToolDetails, readResult } from "./read-result.js";
+import { truncateHead } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
 import { createWriteTool } from "./write.js";
 
@@ -44,15 +45,17 @@ function backendRead(options: ToolOptions, files: TextFileBackend): AgentTool {
 	return replaceExecute(disk, async (toolCallId, args, signal, onUpdate) => {
 		throwIfAborted(signal);
 		if (IMAGE_EXTENSION.test(args.path.trim())) return disk.execute(toolCallId, args, signal, onUpdate);
-		const text = await files.readTextFile(resolveToolPath(args.path, options.cwd), signal);
+		const absolutePath = resolveToolPath(args.path, options.cwd);
+		const text = await files.readTextFile(absolutePath, signal);
 		throwIfAborted(signal);
-		return selectText(args.path, text, args.offset, args.limit);
+		return selectText(args.path, absolutePath, text, args.offset, args.limit);
 	});
 }
 
 /** The lines the read tool returns from a whole text, with the notices the disk tool writes. */
 function selectText(
 	displayPath: string,
+	absolutePath: string,
 	whole: string,
 	offset: number | undefined,
 	limit: number | undefined,
@@ -64,25 +67,15 @@ function selectText(
 	const startIndex = (offset ?? 1) - 1;
 	if (startIndex >= totalLines) throw new Error(`Offset ${offset} is beyond end of file (${totalLines} lines total)`);
 	const endIndex = limit === undefined ? totalLines : Math.min(totalLines, startIndex + limit);
-	const startLine = startIndex + 1;
-	const truncation = truncateHead(lines.slice(startIndex, endIndex).join("\n"));
-	if (truncation.firstLineExceedsLimit) {
-		const size = formatSize(Buffer.byteLength(lines[startIndex] ?? "", "utf8"));
-		const notice = `[Line ${startLine} is ${size}, over the ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${startLine}p' ${displayPath} | head -c ${DEFAULT_MAX_BYTES}]`;
-		return { content: [{ type: "text", text: notice }], details: { truncation } };
-	}
-	if (truncation.truncated) {
-		const endLine = startLine + truncation.outputLines - 1;
-		const limitNote = truncation.truncatedBy === "bytes" ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : "";
-		const notice = `[Showing lines ${startLine}-${endLine} of ${totalLines}${limitNote}. Use offset=${endLine + 1} to continue.]`;
-		return { content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }], details: { truncation } };
-	}
-	if (endIndex < totalLines) {
-		const notice = `[${totalLines - endIndex} more lines in file. Use offset=${endIndex + 1} to continue.]`;
-		return { content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }], details: {} };
-	}
-	const content = truncation.content === "" ? (totalLines <= 1 ? "(empty file)" : "(empty lines)") : truncation.content;
-	return { content: [{ type: "text", text: content }], details: {} };
+	return readResult({
+		displayPath,
+		absolutePath,
+		startIndex,
+		endIndex,
+		totalLines,
+		truncation: truncateHead(lines.slice(startIndex, endIndex).join("\n")),
+		firstLineBytes: Buffer.byteLength(lines[startIndex] ?? "", "utf8"),
+	});
 }
 
 function backendWrite(options: ToolOptions, files: TextFileBackend): AgentTool {

@@ -3,8 +3,12 @@ import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
 import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { resolveToolPath } from "./paths.js";
+import { type ReadToolDetails, readResult } from "./read-result.js";
 import { type LineSelection, selectLines } from "./read-selection.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
+
+export type { ReadToolDetails } from "./read-result.js";
+
 import type { ToolOptions } from "./types.js";
 
 /** Images are sent to the model as they are, so very large ones are refused rather than sent. */
@@ -17,10 +21,6 @@ const readSchema = Type.Object({
 	offset: Type.Optional(Type.Integer({ minimum: 1, description: "Line number to start reading from (1-based)" })),
 	limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
 });
-
-export interface ReadToolDetails {
-	truncation?: TruncationResult;
-}
 
 /** An error whose message is already the whole answer (not wrapped in "Cannot read ..."). */
 class ReadRefusal extends Error {}
@@ -57,12 +57,6 @@ async function readBytes(handle: FileHandle, count: number, position: number): P
 	return buffer.subarray(0, length);
 }
 
-/** The path as a shell word for the hint; quoted (and made absolute) only when it needs it. */
-function shellPath(displayPath: string, absolutePath: string): string {
-	if (/^[\w./~+-]+$/.test(displayPath)) return displayPath;
-	return `'${absolutePath.replaceAll("'", "'\\''")}'`;
-}
-
 interface TextSelection {
 	displayPath: string;
 	absolutePath: string;
@@ -97,28 +91,15 @@ async function readTextSelection(
 		throw new ReadRefusal(`Offset ${offset} is beyond end of file (${totalLines} lines total)`);
 	}
 	const endIndex = limit === undefined ? totalLines : Math.min(totalLines, startIndex + limit);
-	const startLine = startIndex + 1;
-	const truncation = truncateSelection(selection);
-
-	if (truncation.firstLineExceedsLimit) {
-		const lineSize = formatSize(selection.firstLineBytes);
-		const command = `sed -n '${startLine}p' ${shellPath(displayPath, request.absolutePath)} | head -c ${DEFAULT_MAX_BYTES}`;
-		const text = `[Line ${startLine} is ${lineSize}, over the ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: ${command}]`;
-		return { content: [{ type: "text", text }], details: { truncation } };
-	}
-	if (truncation.truncated) {
-		const endLine = startLine + truncation.outputLines - 1;
-		const limitNote = truncation.truncatedBy === "bytes" ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : "";
-		const notice = `[Showing lines ${startLine}-${endLine} of ${totalLines}${limitNote}. Use offset=${endLine + 1} to continue.]`;
-		return { content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }], details: { truncation } };
-	}
-	if (endIndex < totalLines) {
-		const notice = `[${totalLines - endIndex} more lines in file. Use offset=${endIndex + 1} to continue.]`;
-		return { content: [{ type: "text", text: `${truncation.content}\n\n${notice}` }], details: {} };
-	}
-	// Providers reject empty text blocks; say what is there instead.
-	const content = truncation.content === "" ? (totalLines <= 1 ? "(empty file)" : "(empty lines)") : truncation.content;
-	return { content: [{ type: "text", text: content }], details: {} };
+	return readResult({
+		displayPath,
+		absolutePath: request.absolutePath,
+		startIndex,
+		endIndex,
+		totalLines,
+		truncation: truncateSelection(selection),
+		firstLineBytes: selection.firstLineBytes,
+	});
 }
 
 /** Reads an opened regular file: an image whole (bounded), text by the requested lines only. */

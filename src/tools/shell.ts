@@ -18,8 +18,14 @@ export interface ShellRunOptions {
 	timeoutMs?: number;
 	/** Default: /bin/bash when it exists, else `sh` from the PATH. */
 	shellPath?: string;
-	/** Decoded, sanitised deltas in arrival order, never truncated. Must not throw. */
-	onData?(channel: "stdout" | "stderr", text: string): void;
+	/**
+	 * Decoded, sanitised deltas in arrival order, never truncated. Must not throw. A promise returned
+	 * pauses reading the command's output until it settles: the pipes fill and the command waits,
+	 * so a slow consumer slows the command down instead of buffering its output (at most about a
+	 * pipe's worth more is read: Node reads a child's pipes once more when it exits, and a stopped
+	 * command's output is read at once).
+	 */
+	onData?(channel: "stdout" | "stderr", text: string): void | Promise<void>;
 	/** Directory for the full-output file (default os.tmpdir()); created 0700 if missing. */
 	spillDir?: string;
 	/** Tail limits for `output`; default 2000 lines / 51200 bytes. */
@@ -50,6 +56,7 @@ export interface ShellRunResult {
 /**
  * How long the output pipes get to end once the shell has exited. Processes the command left
  * running in the background may hold them open for ever: the command is done when its shell is.
+ * The time counts only while the pipes are read (not while onData's consumer is waited for).
  */
 export const PIPE_GRACE_MS = 200;
 
@@ -64,7 +71,7 @@ function isDirectory(path: string): boolean {
 /**
  * Runs `command` with `<shell> -c` in its own process group, tagged (see process-tree.ts) so that
  * every process it starts can be found. Resolves once the shell has exited and both output streams
- * have ended, or PIPE_GRACE_MS after the exit when background processes hold them. On abort or
+ * have ended, or PIPE_GRACE_MS of reading after the exit when background processes hold them. On abort or
  * timeout every process of the command is ended (SIGTERM, then SIGKILL). Processes it leaves in
  * the background live on; they are ended when `signal` aborts later, and when this process exits.
  * Rejects only when the working directory is missing or the shell cannot be started.
@@ -81,8 +88,8 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 	let spillRefused = false;
 
 	/** `newlines`: the LF count of the bytes read, which decoding and sanitising never change. */
-	const collect = (channel: "stdout" | "stderr", text: string, newlines: number): void => {
-		if (!text) return;
+	const collect = (channel: "stdout" | "stderr", text: string, newlines: number): Promise<void> | undefined => {
+		if (!text) return undefined;
 		const bytes = Buffer.byteLength(text);
 		if (!spill && !spillRefused && tail.totalBytes + bytes > limits.maxBytes) {
 			// Until now the tail holds everything, so the file can start from the first byte.
@@ -92,7 +99,8 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		}
 		spill?.write(text, bytes);
 		tail.push(text, bytes, newlines);
-		options.onData?.(channel, text);
+		const waiting = options.onData?.(channel, text);
+		return waiting instanceof Promise ? waiting : undefined;
 	};
 
 	const finish = (state: {
@@ -148,10 +156,46 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		let timeoutTimer: NodeJS.Timeout | undefined;
 		let graceTimer: NodeJS.Timeout | undefined;
 		if (groupId !== undefined) registerShell(tag, groupId);
+		const pipes = [child.stdout, child.stderr];
+		/** How many onData promises are pending: reading is paused while any is. */
+		let waits = 0;
+		/** The grace the pipes have left: it runs only while they are read. */
+		let graceLeft = PIPE_GRACE_MS;
+		let graceStartedAt = 0;
+
+		const startGrace = (): void => {
+			if (graceTimer !== undefined || !exit || openStreams === 0) return;
+			graceStartedAt = Date.now();
+			graceTimer = setTimeout(complete, graceLeft);
+		};
+		const pauseGrace = (): void => {
+			if (graceTimer === undefined) return;
+			clearTimeout(graceTimer);
+			graceTimer = undefined;
+			graceLeft = Math.max(0, graceLeft - (Date.now() - graceStartedAt));
+		};
+		const readAgain = (): void => {
+			for (const pipe of pipes) pipe.resume();
+			startGrace();
+		};
+		const release = (): void => {
+			waits--;
+			if (waits === 0 && !done && !stopping) readAgain();
+		};
+		const hold = (waiting: Promise<void>): void => {
+			// Once the command is stopped, what is left in its pipes is read at once (a pipe's worth).
+			if (stopping) return;
+			waits++;
+			void waiting.then(release, release);
+			if (waits > 1) return;
+			for (const pipe of pipes) pipe.pause();
+			pauseGrace();
+		};
 
 		const stop = (): void => {
 			if (stopping) return;
 			stopping = true;
+			if (waits > 0 && !done) readAgain();
 			stopShellProcesses(tag);
 		};
 		const onAbort = (): void => {
@@ -186,11 +230,13 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			const decoder = new ShellTextDecoder();
 			const stream = child[channel];
 			stream.on("data", (chunk: Buffer) => {
-				if (!done) collect(channel, decoder.write(chunk), countNewlineBytes(chunk));
+				if (done) return;
+				const waiting = collect(channel, decoder.write(chunk), countNewlineBytes(chunk));
+				if (waiting) hold(waiting);
 			});
 			stream.once("end", () => {
 				// What the decoder held back (a cut-off escape sequence or character) holds no LF.
-				if (!done) collect(channel, decoder.end(), 0);
+				if (!done) void collect(channel, decoder.end(), 0);
 				openStreams--;
 				if (openStreams === 0) complete();
 			});
@@ -207,7 +253,8 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			exit = { code, signal };
 			shellExited(tag);
 			if (openStreams === 0) complete();
-			else graceTimer = setTimeout(complete, PIPE_GRACE_MS);
+			// While the output waits for its consumer, what is still in the pipes is not abandoned.
+			else if (waits === 0 || stopping) startGrace();
 		});
 	});
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { useAcpHarness } from "./helpers.js";
@@ -42,6 +43,14 @@ describe("ACP initialize and errors", () => {
 		const relative = await rejection(client.agent.request("session/new", { cwd: "work", mcpServers: [] }));
 		expect(relative.code).toBe(-32602);
 		expect(relative.message).toContain("cwd must be an absolute path");
+		for (const [cwd, text] of [
+			["/dev/null", "cwd is a character device, not a directory"],
+			[join(dirs.work, "missing"), "cwd cannot be used: ENOENT"],
+		] as const) {
+			const notDirectory = await rejection(client.agent.request("session/new", { cwd, mcpServers: [] }));
+			expect(notDirectory.code).toBe(-32602);
+			expect(notDirectory.message).toContain(text);
+		}
 		const malformed = await rejection(client.agent.request("session/new", { cwd: 42 }));
 		expect(malformed.code).toBe(-32602);
 		const missing = await rejection(client.agent.request("session/prompt", { sessionId: "nope", prompt: [] }));

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { RequestPermissionResponse, SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
@@ -55,7 +57,18 @@ describe("ACP permissions", () => {
 		expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual(["call-a", "call-b"]);
 		const first = client.permissionRequests[0];
 		expect(first?.toolCall).toMatchObject({ title: "Run echo allowed", kind: "execute" });
-		expect(first?.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+		expect(first?.options.map((option) => option.kind)).toEqual([
+			"allow_once",
+			"allow_always",
+			"reject_once",
+			"reject_always",
+		]);
+		expect(first?.options.map((option) => option.name)).toEqual([
+			"Allow once",
+			"Always allow bash(echo *)",
+			"Reject",
+			"Always reject bash(echo *)",
+		]);
 		expect(finalStatus(client.updates(sessionId), "call-a")).toBe("completed");
 		expect(finalStatus(client.updates(sessionId), "call-b")).toBe("failed");
 	});
@@ -74,6 +87,46 @@ describe("ACP permissions", () => {
 		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
 		expect(client.permissionRequests.length).toBe(1);
 		expect(client.permissionRequests[0]?.toolCall.content?.[0]).toMatchObject({ type: "diff", newText: "a" });
+	});
+
+	it("reject always denies the call and the rule it adds denies the next one without asking", async () => {
+		const { client, dirs } = await harness.start({
+			args: ["--approval-mode", "ask"],
+			onPermission: (request) => {
+				const option = request.options.find((item) => item.kind === "reject_always");
+				return answer(option?.optionId ?? "none");
+			},
+		});
+		harness.server.enqueue(
+			{ blocks: [{ type: "toolCall", id: "call-1", name: "bash", arguments: { command: "touch first.txt" } }] },
+			textReply("refused"),
+			{ blocks: [{ type: "toolCall", id: "call-2", name: "bash", arguments: { command: "touch second.txt" } }] },
+			textReply("refused again"),
+		);
+		const sessionId = await client.newSession(dirs.work);
+		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "one" }] });
+		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "two" }] });
+		expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual(["call-1"]);
+		expect(finalStatus(client.updates(sessionId), "call-1")).toBe("failed");
+		expect(finalStatus(client.updates(sessionId), "call-2")).toBe("failed");
+		const results = harness.server.requests.map((request) => JSON.stringify(request.body));
+		expect(results[1]).toContain("Denied by the user");
+		expect(results[3]).toContain("Denied by rule bash(touch *)");
+		expect(existsSync(join(dirs.work, "first.txt"))).toBe(false);
+		expect(existsSync(join(dirs.work, "second.txt"))).toBe(false);
+
+		// The rule is the session's: a process that loads it later denies too, without asking.
+		await client.close();
+		const second = await harness.start({ dirs, args: ["--approval-mode", "ask"] });
+		await second.client.agent.request("session/load", { sessionId, cwd: dirs.work, mcpServers: [] });
+		harness.server.enqueue(
+			{ blocks: [{ type: "toolCall", id: "call-3", name: "bash", arguments: { command: "touch third.txt" } }] },
+			textReply("still refused"),
+		);
+		await second.client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "three" }] });
+		expect(second.client.permissionRequests).toEqual([]);
+		expect(finalStatus(second.client.updates(sessionId), "call-3")).toBe("failed");
+		expect(JSON.stringify(harness.server.requests.at(-1)?.body)).toContain("Denied by rule bash(touch *)");
 	});
 
 	it("cancel while a permission request is open resolves it and answers the prompt with cancelled", async () => {

@@ -135,6 +135,50 @@ describe("ACP sessions", () => {
 		expect(JSON.stringify(harness.server.requests[0]?.body)).toContain("mock-reasoner");
 	});
 
+	it("offers the automatic compaction and retry switches to clients that show boolean options", async () => {
+		const plain = await harness.start();
+		const plainSession = await plain.client.agent.request("session/new", { cwd: plain.dirs.work, mcpServers: [] });
+		expect(plainSession.configOptions?.map((option) => option.id)).toEqual(["model"]);
+		await expect(
+			plain.client.agent.request("session/set_config_option", {
+				sessionId: plainSession.sessionId,
+				configId: "auto_retry",
+				type: "boolean",
+				value: false,
+			}),
+		).rejects.toThrow(/unknown config option "auto_retry" \(known: model, thinking\)/);
+
+		const { client, dirs } = await harness.start({ capabilities: { session: { configOptions: { boolean: {} } } } });
+		const created = await client.agent.request("session/new", { cwd: dirs.work, mcpServers: [] });
+		expect(created.configOptions?.filter((option) => option.type === "boolean")).toEqual([
+			expect.objectContaining({ id: "auto_compaction", currentValue: true }),
+			expect.objectContaining({ id: "auto_retry", currentValue: true }),
+		]);
+		const changed = await client.agent.request("session/set_config_option", {
+			sessionId: created.sessionId,
+			configId: "auto_compaction",
+			type: "boolean",
+			value: false,
+		});
+		expect(changed.configOptions.find((option) => option.id === "auto_compaction")).toMatchObject({
+			currentValue: false,
+		});
+		const retry = await client.agent.request("session/set_config_option", {
+			sessionId: created.sessionId,
+			configId: "auto_retry",
+			type: "boolean",
+			value: false,
+		});
+		expect(retry.configOptions.find((option) => option.id === "auto_retry")).toMatchObject({ currentValue: false });
+		await expect(
+			client.agent.request("session/set_config_option", {
+				sessionId: created.sessionId,
+				configId: "auto_retry",
+				value: "off",
+			}),
+		).rejects.toThrow(/"auto_retry" takes a boolean/);
+	});
+
 	it("advertises prompt templates and skills as commands, and runs a slash command", async () => {
 		const { client, dirs } = await harness.start({
 			prepare: (prepared) => {

@@ -62,6 +62,24 @@ describe("RpcClient.onApprovalRequest", () => {
 		expect(errors.map((error) => error.message)).toEqual(["handler broke"]);
 	});
 
+	it("deny_always denies the call, and the rule it adds denies the next one without asking", async () => {
+		const { client } = await startClient(harness.server, ask());
+		const seen: string[] = [];
+		client.onApprovalRequest((request) => {
+			seen.push(request.toolCallId);
+			return "deny_always";
+		});
+		harness.server.enqueue(bashCall("n1", "rm -f a"), textReply("ok"), bashCall("n2", "rm -f b"), textReply("ok"));
+		const first = await client.promptAndWait("go");
+		expect(resultText(first.messages)).toBe("Denied by the user");
+		expect(first.events.filter((event) => event.type === "tool_approval_resolved")).toMatchObject([
+			{ toolCallId: "n1", decision: "deny", by: "user", rule: "bash(rm *)" },
+		]);
+		const second = await client.promptAndWait("again");
+		expect(resultText(second.messages)).toBe("Denied by rule bash(rm *)");
+		expect(seen).toEqual(["n1"]);
+	});
+
 	it("tells a handler still deciding that the request ended", async () => {
 		const { client, errors } = await startClient(harness.server, ask({ timeoutMs: 200 }));
 		let aborted: Promise<void> | undefined;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RpcClient, RpcCommandError } from "../../src/index.js";
 import { type ScriptedReply, textReply } from "../support/llm-server.js";
-import { nextEvent, startClient, useClientHarness } from "./helpers.js";
+import { nextEvent, startClient, useClientHarness, useSharedClient } from "./helpers.js";
 
 const harness = useClientHarness();
 
@@ -74,18 +74,6 @@ describe("prompting and the queue", () => {
 		expect(await client.getLastAssistantText()).toBe("released");
 		expect(await client.resumeQueuedMessages()).toEqual({ released: false });
 	});
-
-	it("setSteeringMode and setFollowUpMode change the state; an unknown mode is refused", async () => {
-		const { client } = await startClient(harness.server);
-		await expect(client.setSteeringMode("all")).resolves.toBeUndefined();
-		await expect(client.setFollowUpMode("all")).resolves.toBeUndefined();
-		expect(await client.getState()).toMatchObject({ steeringMode: "all", followUpMode: "all" });
-		await expectCommandError(
-			client.request({ type: "set_follow_up_mode", mode: "sometimes" as "all" }),
-			"set_follow_up_mode",
-			'Invalid "set_follow_up_mode" command: field "mode" must be one of "all", "one-at-a-time"',
-		);
-	});
 });
 
 describe("state and models", () => {
@@ -103,46 +91,6 @@ describe("state and models", () => {
 		expect(state).toMatchObject({ isStreaming: false, messageCount: 2, thinkingLevel: "off" });
 		expect(state.model).toMatchObject({ provider: "mock", id: "mock-model" });
 		expect(await client.getSessionStats()).toMatchObject({ userMessages: 1, assistantMessages: 1, totalMessages: 2 });
-	});
-
-	it("setModel returns the model or rejects an unknown one; cycleModel goes both ways", async () => {
-		const { client } = await startClient(harness.server);
-		expect(await client.setModel("mock", "mock-reasoner")).toMatchObject({ provider: "mock", id: "mock-reasoner" });
-		await expectCommandError(client.setModel("nope", "nothing"), "set_model", "Model not found: nope/nothing");
-		expect(await client.cycleModel()).toMatchObject({
-			model: { provider: "mockoai", id: "mock-model" },
-			isScoped: false,
-		});
-		expect(await client.cycleModel("backward")).toMatchObject({ model: { provider: "mock", id: "mock-reasoner" } });
-	});
-
-	it("logoutProvider reports what still authenticates the provider", async () => {
-		const { client } = await startClient(harness.server);
-		const result = await client.logoutProvider("mock");
-		expect(result.provider).toBe("mock");
-		expect(result.authStatus).toEqual({ configured: true, source: "models.json" });
-		expect(result.models.map((model) => `${model.provider}/${model.id}`)).toEqual([
-			"mock/mock-model",
-			"mock/mock-reasoner",
-			"mockoai/mock-model",
-			"mockoai/mock-reasoner",
-		]);
-	});
-
-	it("thinking levels: set, cycle, list; a non-level is refused", async () => {
-		const { client } = await startClient(harness.server);
-		expect(await client.getAvailableThinkingLevels()).toEqual(["off"]);
-		expect(await client.cycleThinkingLevel()).toBeNull();
-		await client.setModel("mock", "mock-reasoner");
-		expect(await client.getAvailableThinkingLevels()).toEqual(["off", "minimal", "low", "medium", "high"]);
-		await expect(client.setThinkingLevel("low")).resolves.toBeUndefined();
-		expect((await client.getState()).thinkingLevel).toBe("low");
-		expect(await client.cycleThinkingLevel()).toEqual({ level: "medium" });
-		await expectCommandError(
-			client.request({ type: "set_thinking_level", level: "extreme" as "high" }),
-			"set_thinking_level",
-			'Invalid "set_thinking_level" command: field "level" must be one of "off", "minimal", "low", "medium", "high", "xhigh", "max"',
-		);
 	});
 
 	it("setAutoCompaction shows in the state; setAutoRetry(false) lets a 529 fail at once; abortRetry", async () => {
@@ -189,9 +137,67 @@ describe("state and models", () => {
 		expect(await client.exportHtml(target)).toBe(target);
 		expect(existsSync(target)).toBe(true);
 	});
+});
+
+// Each of these sets what no later one reads: the queue modes, the name, the model (the levels test,
+// which starts on the default model, comes before the one that changes it).
+describe("settings on one agent", () => {
+	const shared = useSharedClient(harness);
+
+	it("setSteeringMode and setFollowUpMode change the state; an unknown mode is refused", async () => {
+		const { client } = shared;
+		await expect(client.setSteeringMode("all")).resolves.toBeUndefined();
+		await expect(client.setFollowUpMode("all")).resolves.toBeUndefined();
+		expect(await client.getState()).toMatchObject({ steeringMode: "all", followUpMode: "all" });
+		await expectCommandError(
+			client.request({ type: "set_follow_up_mode", mode: "sometimes" as "all" }),
+			"set_follow_up_mode",
+			'Invalid "set_follow_up_mode" command: field "mode" must be one of "all", "one-at-a-time"',
+		);
+	});
+
+	it("thinking levels: set, cycle, list; a non-level is refused", async () => {
+		const { client } = shared;
+		expect(await client.getAvailableThinkingLevels()).toEqual(["off"]);
+		expect(await client.cycleThinkingLevel()).toBeNull();
+		await client.setModel("mock", "mock-reasoner");
+		expect(await client.getAvailableThinkingLevels()).toEqual(["off", "minimal", "low", "medium", "high"]);
+		await expect(client.setThinkingLevel("low")).resolves.toBeUndefined();
+		expect((await client.getState()).thinkingLevel).toBe("low");
+		expect(await client.cycleThinkingLevel()).toEqual({ level: "medium" });
+		await expectCommandError(
+			client.request({ type: "set_thinking_level", level: "extreme" as "high" }),
+			"set_thinking_level",
+			'Invalid "set_thinking_level" command: field "level" must be one of "off", "minimal", "low", "medium", "high", "xhigh", "max"',
+		);
+	});
+
+	it("setModel returns the model or rejects an unknown one; cycleModel goes both ways", async () => {
+		const { client } = shared;
+		expect(await client.setModel("mock", "mock-reasoner")).toMatchObject({ provider: "mock", id: "mock-reasoner" });
+		await expectCommandError(client.setModel("nope", "nothing"), "set_model", "Model not found: nope/nothing");
+		expect(await client.cycleModel()).toMatchObject({
+			model: { provider: "mockoai", id: "mock-model" },
+			isScoped: false,
+		});
+		expect(await client.cycleModel("backward")).toMatchObject({ model: { provider: "mock", id: "mock-reasoner" } });
+	});
+
+	it("logoutProvider reports what still authenticates the provider", async () => {
+		const { client } = shared;
+		const result = await client.logoutProvider("mock");
+		expect(result.provider).toBe("mock");
+		expect(result.authStatus).toEqual({ configured: true, source: "models.json" });
+		expect(result.models.map((model) => `${model.provider}/${model.id}`)).toEqual([
+			"mock/mock-model",
+			"mock/mock-reasoner",
+			"mockoai/mock-model",
+			"mockoai/mock-reasoner",
+		]);
+	});
 
 	it("setSessionName shows in the state; an empty name is refused", async () => {
-		const { client } = await startClient(harness.server);
+		const { client } = shared;
 		await expect(client.setSessionName("my work")).resolves.toBeUndefined();
 		expect((await client.getState()).sessionName).toBe("my work");
 		await expectCommandError(client.setSessionName(""), "set_session_name", "Session name cannot be empty");

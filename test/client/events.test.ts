@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type RpcClient, RpcCommandError, type RpcEvent, RpcTimeoutError } from "../../src/index.js";
 import { type ScriptedReply, textReply, toolReply } from "../support/llm-server.js";
 import { OBSERVATION_EVENTS } from "../support/rpc-process.js";
-import { nextEvent, startClient, useClientHarness } from "./helpers.js";
+import { nextEvent, startClient, useClientHarness, useSharedClient } from "./helpers.js";
 
 const harness = useClientHarness();
 
@@ -146,15 +146,29 @@ describe("promptAndWait and waitForIdle", () => {
 		expect(await client.getMessages()).toEqual(outcome.messages);
 	});
 
-	it("rejects a refused prompt with RpcCommandError", async () => {
+	it("a prompt accepted without a run (queued while paused) resolves with nothing", async () => {
 		const { client } = await startClient(harness.server);
+		await client.pauseQueuedMessages();
+		const outcome = await client.promptAndWait("later");
+		expect(outcome.messages).toEqual([]);
+		expect(outcome.events.some((event) => event.type === "agent_start")).toBe(false);
+		expect((await client.getState()).pendingMessageCount).toBe(1);
+	});
+});
+
+// Each of these starts a stalled run and ends it with an abort, which answers once the agent is idle again.
+describe("waiting on a stalled run", () => {
+	const shared = useSharedClient(harness);
+
+	it("rejects a refused prompt with RpcCommandError", async () => {
+		const { client } = shared;
 		await startStalledRun(client);
 		await expect(client.promptAndWait("second")).rejects.toBeInstanceOf(RpcCommandError);
 		await client.abort();
 	});
 
 	it("times out when asked to, and the agent keeps running", async () => {
-		const { client } = await startClient(harness.server);
+		const { client } = shared;
 		await startStalledRun(client);
 		const idle = client.waitForIdle({ timeoutMs: 150 });
 		await expect(idle).rejects.toBeInstanceOf(RpcTimeoutError);
@@ -164,7 +178,7 @@ describe("promptAndWait and waitForIdle", () => {
 	});
 
 	it("waitForIdle resolves at once when idle, else at the next agent_settled", async () => {
-		const { client } = await startClient(harness.server);
+		const { client } = shared;
 		await expect(client.waitForIdle()).resolves.toBeUndefined();
 		await startStalledRun(client);
 		let idle = false;
@@ -178,14 +192,5 @@ describe("promptAndWait and waitForIdle", () => {
 		await settled;
 		await waiting;
 		expect(idle).toBe(true);
-	});
-
-	it("a prompt accepted without a run (queued while paused) resolves with nothing", async () => {
-		const { client } = await startClient(harness.server);
-		await client.pauseQueuedMessages();
-		const outcome = await client.promptAndWait("later");
-		expect(outcome.messages).toEqual([]);
-		expect(outcome.events.some((event) => event.type === "agent_start")).toBe(false);
-		expect((await client.getState()).pendingMessageCount).toBe(1);
 	});
 });

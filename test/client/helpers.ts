@@ -35,12 +35,59 @@ export interface StartedClient {
 }
 
 /** Every client a test made, with what removes its files. */
-const started: { client: RpcClient; cleanup(): void }[] = [];
+const started: ClientEntry[] = [];
+
+interface ClientEntry {
+	client: RpcClient;
+	cleanup(): void;
+}
 
 /** A client for the built CLI against the file's model server (started unless `start: false`). */
-export async function startClient(
-	server: LlmServer | undefined,
+export function startClient(server: LlmServer | undefined, options: ClientStartOptions = {}): Promise<StartedClient> {
+	return launchClient(server, options, started);
+}
+
+/**
+ * One client for the tests of a describe block whose commands change nothing another of them
+ * reads: started before the first of them, stopped after the last. Call inside the describe
+ * block, after useClientHarness.
+ */
+export function useSharedClient(
+	harness: { readonly server: LlmServer },
 	options: ClientStartOptions = {},
+): StartedClient {
+	const entries: ClientEntry[] = [];
+	let shared: StartedClient | undefined;
+	beforeAll(async () => {
+		shared = await launchClient(harness.server, options, entries);
+	});
+	afterAll(async () => {
+		await stopEntries(entries.splice(0));
+	});
+	const current = (): StartedClient => {
+		if (!shared) throw new Error("the shared client is not started yet");
+		return shared;
+	};
+	return {
+		get client() {
+			return current().client;
+		},
+		get dirs() {
+			return current().dirs;
+		},
+		get sessionDir() {
+			return current().sessionDir;
+		},
+		get errors() {
+			return current().errors;
+		},
+	};
+}
+
+async function launchClient(
+	server: LlmServer | undefined,
+	options: ClientStartOptions,
+	into: ClientEntry[],
 ): Promise<StartedClient> {
 	const dirs = options.providers
 		? makeAgentDir({ settings: options.settings, providers: options.providers })
@@ -57,14 +104,18 @@ export async function startClient(
 		...options.client,
 	});
 	const entry = { client, dirs, sessionDir, errors };
-	started.push({ client, cleanup: dirs.cleanup });
+	into.push({ client, cleanup: dirs.cleanup });
 	if (options.start !== false) await client.start();
 	return entry;
 }
 
 /** Kills every client's process this file started and removes their trees. */
-async function stopClients(): Promise<void> {
-	for (const entry of started.splice(0)) {
+function stopClients(): Promise<void> {
+	return stopEntries(started.splice(0));
+}
+
+async function stopEntries(entries: ClientEntry[]): Promise<void> {
+	for (const entry of entries) {
 		const pid = entry.client.pid;
 		// Never spawned (or failed to spawn): close() settles at once.
 		if (pid === undefined) await entry.client.close();

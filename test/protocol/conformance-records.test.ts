@@ -12,8 +12,19 @@ import { outputDefinitionName } from "../../src/rpc/protocol/schema-defs.js";
 import { SOAK } from "../support/soak.js";
 import { typeboxErrors } from "./schema-check.js";
 
-/** Checks of the suite (name substrings) that cover prompts, tools, queues, sessions and compaction. */
-const SAMPLE_CHECKS = ["prompt", "tool", "queue", "compact", "bash"];
+/**
+ * Checks of the suite (name substrings) whose agents write every kind of record: a prompt's events,
+ * messages and state, a tool round trip, a queued follow-up, bash updates and compaction.
+ */
+const SAMPLE_CHECKS = [
+	"prompt_event_order",
+	"get_messages_after_prompt",
+	"tool_call_round_trip",
+	"follow_up_via_prompt",
+	"bash_streaming_updates",
+	"compact_verbatim",
+	"compact_events",
+];
 
 const root = resolve(import.meta.dirname, "../..");
 const suite = resolve(root, "../shared/conformance/run");

@@ -16,9 +16,9 @@ import { pause, seededRandom } from "./helpers.js";
 
 const harness = useRpcHarness();
 
-const KILLS = soakSize(100, 20);
+const KILLS = soakSize(100, 10);
 const LANES = 2;
-const FULL_CHECK_EVERY = 10;
+const FULL_CHECK_EVERY = soakSize(10, 5);
 /** The share of kills that land before the reply starts (during start-up and the SDK import). */
 const EARLY_KILLS = 0.2;
 /** Kills land up to a little after a reply (and a tool call's second reply) has ended. */

@@ -280,7 +280,7 @@ describe("tool_approval_response errors", () => {
 		expect(await respond(agent, "x", "maybe")).toMatchObject({
 			success: false,
 			error:
-				'Invalid "tool_approval_response" command: field "decision" must be one of "allow", "allow_always", "deny"',
+				'Invalid "tool_approval_response" command: field "decision" must be one of "allow", "allow_always", "deny", "deny_always"',
 		});
 	});
 });

@@ -9,7 +9,7 @@ import type { RpcAgent, RpcRecord } from "../support/rpc-process.js";
 import { type StartedAgent, type StartOptions, startAgent } from "./helpers.js";
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-export const OPTIONS = ["allow", "allow_always", "deny"];
+export const OPTIONS = ["allow", "allow_always", "deny", "deny_always"];
 
 /** Starts an agent whose user settings hold this permissions block. */
 export function startWithPermissions(

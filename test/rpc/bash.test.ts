@@ -10,6 +10,7 @@ import {
 	transcript,
 	uniqueToken,
 	useRpcHarness,
+	useSharedAgent,
 	waitForFileCommand,
 } from "./helpers.js";
 
@@ -27,8 +28,12 @@ async function startBash(agent: RpcAgent, id: string | number, command: string):
 }
 
 describe("bash", () => {
+	// Bash requests that are all answered before the test ends leave nothing a later one sees.
+	const shared = useSharedAgent(harness);
+
 	it("answers with the result after streaming its output under the request id", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
+		const start = agent.mark();
 		const response = await agent.request({ id: "b1", type: "bash", command: "echo hi" });
 		expect(response).toEqual({
 			id: "b1",
@@ -40,13 +45,13 @@ describe("bash", () => {
 		expect(deltasOf(agent, "b1")).toEqual([
 			{ type: "bash_execution_update", id: "b1", channel: "stdout", delta: "hi\n" },
 		]);
-		expect(indexOf(agent, (record) => record.type === "bash_execution_update")).toBeLessThan(
+		expect(indexOf(agent, (record) => record.type === "bash_execution_update", start)).toBeLessThan(
 			agent.records.indexOf(response),
 		);
 	});
 
 	it("streams stdout and stderr on their channels, all before the response", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const response = await agent.request({ id: "b2", type: "bash", command: "echo out; echo err >&2" });
 		const deltas = deltasOf(agent, "b2");
 		const byChannel = (channel: string) =>
@@ -63,7 +68,7 @@ describe("bash", () => {
 	});
 
 	it("streams without an id when the request has none, and echoes a numeric id as a number", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const start = agent.mark();
 		agent.send({ type: "bash", command: "echo anonymous" });
 		const response = await agent.waitFor((record) => record.type === "response", { start });
@@ -84,14 +89,14 @@ describe("bash", () => {
 
 	// Ids may be numbers; abort_bash targets them by the same number.
 	it("abort_bash targets a request by its numeric id", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		await startBash(agent, 7, `echo started; sleep ${uniqueToken("3")}`);
 		expect(await agent.request({ id: "cancel-7", type: "abort_bash", requestId: 7 })).toMatchObject({ success: true });
 		expect((await agent.waitFor(isResponseTo(7))).data).toMatchObject({ cancelled: true });
 	});
 
 	it("abort_bash reaches a numeric id given as a string", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		await startBash(agent, 8, `echo started; sleep ${uniqueToken("3")}`);
 		expect(await agent.request({ id: "cancel-8", type: "abort_bash", requestId: "8" })).toMatchObject({
 			success: true,
@@ -104,7 +109,7 @@ describe("bash", () => {
 	});
 
 	it("reports a non-zero exit as a successful response with the code", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await agent.request({ id: "b3", type: "bash", command: "echo failing; exit 3" })).toEqual({
 			id: "b3",
 			type: "response",
@@ -115,7 +120,7 @@ describe("bash", () => {
 	});
 
 	it("keeps the tail of a long output and the whole of it in fullOutputPath", async () => {
-		const { agent, dirs } = await startAgent(harness.server);
+		const { agent, dirs } = shared;
 		const response = await agent.request({ id: "b4", type: "bash", command: "seq 1 100000" }, 30_000);
 		const data = response.data as { output: string; truncated: boolean; fullOutputPath?: string; exitCode: number };
 		expect(data).toMatchObject({ truncated: true, cancelled: false, exitCode: 0 });
@@ -135,7 +140,7 @@ describe("bash", () => {
 	});
 
 	it("abort_bash with a requestId cancels only that request", async () => {
-		const { agent, dirs } = await startAgent(harness.server);
+		const { agent, dirs } = shared;
 		const gate = join(dirs.root, "gate");
 		await startBash(agent, "keep", `echo started; ${waitForFileCommand(gate)}; echo finished`);
 		await startBash(agent, "stop", `echo started; sleep ${uniqueToken("3")}`);
@@ -163,7 +168,7 @@ describe("bash", () => {
 	// The request is registered before anything is awaited, so an abort_bash written right after it
 	// (same write) cancels it.
 	it("abort_bash written right after its bash request cancels it", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const start = agent.mark();
 		const bash = { id: "quick", type: "bash", command: "sleep 1.5; echo finished" };
 		const abort = { id: "kill-quick", type: "abort_bash", requestId: "quick" };
@@ -174,7 +179,7 @@ describe("bash", () => {
 	});
 
 	it("abort_bash without a requestId cancels every request", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		await startBash(agent, "one", `echo started; sleep ${uniqueToken("3")}`);
 		await startBash(agent, "two", `echo started; sleep ${uniqueToken("3")}`);
 		expect(await agent.request({ id: "all", type: "abort_bash" })).toEqual({
@@ -189,7 +194,9 @@ describe("bash", () => {
 		}
 		expect(await agent.request({ id: "none", type: "abort_bash", requestId: "gone" })).toMatchObject({ success: true });
 	});
+});
 
+describe("bash results in the conversation", () => {
 	it("hands the output to the model with the next prompt", async () => {
 		const { agent } = await startAgent(harness.server);
 		await agent.ok({ type: "bash", command: "echo hi" });

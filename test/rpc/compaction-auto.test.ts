@@ -43,6 +43,8 @@ function inputTokensOf(request: RecordedRequest): number {
 	return Math.ceil(JSON.stringify(anthropicBody(request).messages).length / 4);
 }
 
+// Not compacting while it is off, compacting before a prompt and between a run's tool calls are
+// checked in process: test/runtime/compaction-auto.test.ts.
 describe("automatic compaction", () => {
 	it("compacts after a reply whose usage crosses the threshold, before the prompt settles", async () => {
 		const { agent } = await startAgent(
@@ -260,29 +262,6 @@ describe("automatic compaction", () => {
 		]);
 	});
 
-	it("does not compact once set_auto_compaction is false", async () => {
-		const { agent } = await startAgent(
-			harness.server,
-			withContextWindow(harness.server, SMALL_WINDOW, { settings: THRESHOLD_SETTINGS }),
-		);
-		const script = scriptServer(harness.server);
-		await threeTurns(agent, script);
-		expect(await agent.request({ id: "off", type: "set_auto_compaction", enabled: false })).toEqual({
-			id: "off",
-			type: "response",
-			command: "set_auto_compaction",
-			success: true,
-		});
-		script.conversation.push(textReply("four", OVER_THRESHOLD));
-		const { start } = await agent.prompt("fourth");
-		expect(compactionRecords(agent, start)).toEqual([]);
-		expect(plannerRequests(harness.server)).toEqual([]);
-		expect(await agent.ok({ type: "get_state" })).toMatchObject({ autoCompactionEnabled: false, isCompacting: false });
-		expect(await agent.ok({ type: "get_session_stats" })).toMatchObject({
-			contextUsage: { tokens: 4600, contextWindow: SMALL_WINDOW, percent: 92 },
-		});
-	});
-
 	/** Three turns, then a reply over the threshold while automatic compaction was off; it is on again after. */
 	async function lastReplyOverThreshold(planner?: ReplyFor): Promise<{ agent: RpcAgent; script: RequestScript }> {
 		const { agent } = await startAgent(
@@ -309,26 +288,6 @@ describe("automatic compaction", () => {
 		return start;
 	}
 
-	it("compacts before the next prompt when the last reply is already above the threshold", async () => {
-		const { agent, script } = await lastReplyOverThreshold();
-		script.conversation.push(textReply("five"));
-		const { start } = await agent.prompt("fifth");
-		expect(compactionRecords(agent, start)).toMatchObject([
-			{ type: "compaction_start", reason: "threshold" },
-			{ type: "compaction_end", reason: "threshold", aborted: false, willRetry: false },
-		]);
-		// The compaction comes before the prompt's run, and the prompt is sent with the compacted context.
-		expect(position(agent, start, isType("compaction_end"))).toBeLessThan(
-			position(agent, start, isType("agent_start")),
-		);
-		expect(plannerRequests(harness.server)).toHaveLength(1);
-		const sent = transcript(conversationRequests(harness.server).at(-1));
-		expect(sent[0]?.startsWith(`user: ${COMPACTION_PREAMBLE}`)).toBe(true);
-		expect(sent.at(-1)).toBe("user: fifth");
-		// The reply to "fifth" is small: no second compaction after it.
-		expect(agent.since(start, "compaction_start")).toHaveLength(1);
-	});
-
 	/**
 	 * Three turns of history, then a prompt whose tool call prints `seq 1 4000` (~4800 tokens), over
 	 * the 2000-token threshold while the history is far below it.
@@ -344,34 +303,6 @@ describe("automatic compaction", () => {
 		script.conversation.push(toolReply("bash", { command: "seq 1 4000" }, small), textReply("counted to 4000", small));
 		return agent;
 	}
-
-	it("compacts between a run's tool calls and its next request when the tool output crosses the threshold", async () => {
-		const agent = await toolOutputOverThreshold();
-		const { start } = await agent.prompt("count to 4000");
-
-		expect(compactionRecords(agent, start)).toMatchObject([
-			{ type: "compaction_start", reason: "threshold", midTurn: true },
-			{ type: "compaction_end", reason: "threshold", aborted: false, willRetry: false, result: expect.any(Object) },
-		]);
-		// Within the one run: after the tool turn ended, before the next turn started.
-		const compactionStart = position(agent, start, isType("compaction_start"));
-		expect(position(agent, start, isType("turn_end"))).toBeLessThan(compactionStart);
-		expect(indexOf(agent, isType("turn_start"), compactionStart)).toBeGreaterThan(
-			position(agent, start, isType("compaction_end")),
-		);
-		expect(agent.since(start, "agent_start")).toHaveLength(1);
-		expect(agent.since(start, "agent_end")).toHaveLength(1);
-		// The next request carries the compacted context: the boundary message, which replays the kept
-		// entries (this turn's tool call and its output) as transcript text.
-		const sent = transcript(conversationRequests(harness.server).at(-1));
-		expect(sent).toHaveLength(1);
-		const [context] = sent;
-		expect(context?.startsWith(`user: ${COMPACTION_PREAMBLE}`)).toBe(true);
-		expect(context).toContain('[User]: count to 4000\n\n[Assistant tool calls]: bash(command="seq 1 4000")');
-		expect(context).toContain("\n3999\n4000");
-		expect(plannerRequests(harness.server)).toHaveLength(1);
-		expect(await agent.ok({ type: "get_last_assistant_text" })).toEqual({ text: "counted to 4000" });
-	});
 
 	it("an abort during a compaction between tool calls cancels it and ends the run", async () => {
 		const { arrived, planner } = heldPlanner(5000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RpcAgent } from "../support/rpc-process.js";
-import { anthropicBody, isResponseTo, startAgent, useRpcHarness } from "./helpers.js";
+import { anthropicBody, isResponseTo, startAgent, useRpcHarness, useSharedAgent } from "./helpers.js";
 
 const harness = useRpcHarness();
 
@@ -17,8 +17,11 @@ async function sessionName(agent: RpcAgent): Promise<unknown> {
 }
 
 describe("record framing", () => {
+	// Each test sets the session name it reads and sends nothing else that stays: one process serves them.
+	const shared = useSharedAgent(harness);
+
 	it("accepts CRLF line endings", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const start = agent.mark();
 		agent.sendRaw('{"id":"c1","type":"set_session_name","name":"crlf"}\r\n');
 		expect(await agent.waitFor(isResponseTo("c1"), { start })).toEqual({
@@ -35,7 +38,7 @@ describe("record framing", () => {
 
 	// get_state runs in order with the commands before it (unless a long command occupies the lane).
 	it("answers a pipelined get_state after the change sent before it", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const start = agent.mark();
 		agent.sendRaw('{"id":"w","type":"set_session_name","name":"written"}\n{"id":"r","type":"get_state"}\n');
 		const state = await agent.waitFor(isResponseTo("r"), { start });
@@ -44,7 +47,7 @@ describe("record framing", () => {
 	});
 
 	it("reassembles a command split across writes inside a multi-byte character", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const name = "héllo→✓😀";
 		const bytes = Buffer.from(`${JSON.stringify({ id: "s1", type: "set_session_name", name })}\n`, "utf8");
 		// Split inside "→" (3 bytes) and inside "😀" (4 bytes).
@@ -60,7 +63,7 @@ describe("record framing", () => {
 	});
 
 	it("round-trips U+2028 and U+2029, escaping them on the wire", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const name = "a\u2028b\u2029c";
 		await agent.ok({ type: "set_session_name", name });
 		const response = await agent.request({ id: "sep", type: "get_state" });
@@ -72,7 +75,7 @@ describe("record framing", () => {
 	});
 
 	it("answers invalid UTF-8 with exactly one parse error and keeps running", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const start = agent.mark();
 		agent.sendRaw(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]));
 		const response = await agent.request({ id: "after", type: "get_state" });
@@ -84,7 +87,7 @@ describe("record framing", () => {
 	});
 
 	it("carries a 10 MiB record in both directions", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const name = `${"x".repeat(10 * 1024 * 1024)}é✓\u2028end`;
 		const set = await agent.request({ id: "big", type: "set_session_name", name }, 30_000);
 		expect(set).toEqual({ id: "big", type: "response", command: "set_session_name", success: true });
@@ -93,7 +96,9 @@ describe("record framing", () => {
 		expect(received.length).toBe(name.length);
 		expect(received === name).toBe(true);
 	});
+});
 
+describe("a large prompt", () => {
 	it("carries a 10 MiB prompt to the model intact", async () => {
 		const { agent } = await startAgent(harness.server);
 		const message = `${"y".repeat(10 * 1024 * 1024)}✓\u2028end`;

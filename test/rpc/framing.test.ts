@@ -2,9 +2,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/rpc/protocol/commands.js";
 import type { RpcAgent, RpcRecord } from "../support/rpc-process.js";
-import { indexOf, isResponseTo, responsesWithId, startAgent, useRpcHarness } from "./helpers.js";
+import { indexOf, isResponseTo, responsesWithId, startAgent, useRpcHarness, useSharedAgent } from "./helpers.js";
 
 const harness = useRpcHarness();
+// Refused input and reads change nothing later tests see: one process answers those tests.
+const shared = useSharedAgent(harness);
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 
@@ -91,7 +93,7 @@ describe("the ready event", () => {
 
 describe("malformed input", () => {
 	it("answers invalid JSON with a parse error that has no id, and keeps running", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const records = await recordsFor(agent, '{"id":"x", bad json\n');
 		expect(records).toHaveLength(1);
 		const [record] = records;
@@ -101,7 +103,7 @@ describe("malformed input", () => {
 	});
 
 	it("answers a blank line with one parse error", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await recordsFor(agent, "\n")).toEqual([
 			{ type: "response", command: "parse", success: false, error: "Failed to parse command: empty line" },
 		]);
@@ -117,7 +119,7 @@ describe("malformed input", () => {
 		["null", "null"],
 		["true", "a boolean"],
 	])("answers the non-object %s with command unknown", async (input, described) => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await recordsFor(agent, `${input}\n`)).toEqual([
 			{
 				type: "response",
@@ -129,7 +131,7 @@ describe("malformed input", () => {
 	});
 
 	it("answers an object without a type, echoing its id when it has one", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const missing = {
 			type: "response",
 			command: "unknown",
@@ -150,7 +152,7 @@ describe("malformed input", () => {
 	});
 
 	it("answers an unknown type with its id and name", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await agent.request({ id: "u1", type: "foobar" })).toEqual({
 			id: "u1",
 			type: "response",
@@ -197,7 +199,7 @@ describe("malformed input", () => {
 		[{ type: "steer" }, 'missing required field "message"'],
 		[{ type: "follow_up", message: {} }, 'field "message" must be a string'],
 	])("names the bad field of %j", async (command, problem) => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await agent.request({ id: "bad", ...command })).toEqual({
 			id: "bad",
 			type: "response",
@@ -231,7 +233,7 @@ describe("malformed input", () => {
 	});
 
 	it("rejects an id that is neither a string nor a number", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await recordsFor(agent, '{"id":true,"type":"get_state"}\n')).toEqual([
 			{
 				type: "response",
@@ -243,7 +245,7 @@ describe("malformed input", () => {
 	});
 
 	it("describes an object id with the right article", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		expect(await recordsFor(agent, '{"id":{"a":1},"type":"get_state"}\n')).toEqual([
 			{
 				type: "response",
@@ -257,7 +259,7 @@ describe("malformed input", () => {
 
 describe("ids", () => {
 	it("echoes a numeric id as a number", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const start = agent.mark();
 		agent.send({ id: 42, type: "get_state" });
 		const response = await agent.waitFor((record) => record.type === "response", { start });
@@ -266,7 +268,7 @@ describe("ids", () => {
 	});
 
 	it("answers 200 pipelined commands in order, each exactly once", async () => {
-		const { agent } = await startAgent(harness.server);
+		const { agent } = shared;
 		const ids = Array.from({ length: 200 }, (_, index) => `p${index}`);
 		const start = agent.mark();
 		agent.sendRaw(ids.map((id) => `${JSON.stringify({ id, type: "get_state" })}\n`).join(""));

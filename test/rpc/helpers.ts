@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { outputDefinitionName } from "../../src/rpc/protocol/schema-defs.js";
 import { typeboxErrors } from "../protocol/schema-check.js";
+import { type AnthropicBody, messageLines } from "../support/anthropic-body.js";
 import { LlmServer, type RecordedRequest } from "../support/llm-server.js";
 import { makeAgentDir, RpcAgent, type RpcRecord } from "../support/rpc-process.js";
 
@@ -40,6 +41,14 @@ const started: StartedAgent[] = [];
 
 /** Starts `atomic --mode rpc` against the file's model server and waits for its `ready` event. */
 export async function startAgent(server: LlmServer | undefined, options: StartOptions = {}): Promise<StartedAgent> {
+	return launch(server, options, started);
+}
+
+async function launch(
+	server: LlmServer | undefined,
+	options: StartOptions,
+	into: StartedAgent[],
+): Promise<StartedAgent> {
 	const dirs = options.providers
 		? makeAgentDir({ settings: options.settings, providers: options.providers })
 		: makeAgentDir({ server, settings: options.settings });
@@ -55,7 +64,7 @@ export async function startAgent(server: LlmServer | undefined, options: StartOp
 		env: { TMPDIR: join(dirs.root, "tmp"), ...options.env },
 	});
 	const entry: StartedAgent = { agent, dirs, sessionDir, ready: { type: "pending" } };
-	started.push(entry);
+	into.push(entry);
 	// Generous: several agents start at once when test files run in parallel on a small machine.
 	if (options.awaitReady !== false) entry.ready = await agent.waitForEvent("ready", () => true, 0, 20_000);
 	return entry;
@@ -82,8 +91,12 @@ export function recordViolations(records: readonly RpcRecord[]): string[] {
  * wrote against the RPC schema, so that each end-to-end test also proves the schema right.
  */
 export async function stopAgents(): Promise<void> {
+	await stopEntries(started.splice(0));
+}
+
+async function stopEntries(entries: StartedAgent[]): Promise<void> {
 	const violations: string[] = [];
-	for (const entry of started.splice(0)) {
+	for (const entry of entries) {
 		entry.agent.kill();
 		await entry.agent.exited;
 		entry.dirs.cleanup();
@@ -94,6 +107,41 @@ export async function stopAgents(): Promise<void> {
 			`${violations.length} output record(s) do not match the RPC schema:\n${violations.slice(0, 5).join("\n")}`,
 		);
 	}
+}
+
+/**
+ * One agent for the tests of a describe block that need a live process but not a fresh one (input
+ * it refuses, reads that change nothing): started before the first of them, stopped after the
+ * last, and its records checked against the schema like every other agent's. Call inside the
+ * describe block, after useRpcHarness.
+ */
+export function useSharedAgent(harness: { readonly server: LlmServer }, options: StartOptions = {}): StartedAgent {
+	const shared: StartedAgent[] = [];
+	beforeAll(async () => {
+		await launch(harness.server, options, shared);
+	});
+	afterAll(async () => {
+		await stopEntries(shared.splice(0));
+	});
+	const current = (): StartedAgent => {
+		const entry = shared[0];
+		if (!entry) throw new Error("the shared agent is not started yet");
+		return entry;
+	};
+	return {
+		get agent() {
+			return current().agent;
+		},
+		get dirs() {
+			return current().dirs;
+		},
+		get sessionDir() {
+			return current().sessionDir;
+		},
+		get ready() {
+			return current().ready;
+		},
+	};
 }
 
 /** Registers the per-file lifecycle: a model server for the file, agents killed after each test. */
@@ -136,21 +184,6 @@ export function isResponseTo(id: string | number): (record: RpcRecord) => boolea
 
 // ------------------------------------------------------------------ what the model received
 
-interface AnthropicBlock {
-	type: string;
-	text?: string;
-	source?: { type: string; media_type: string; data: string };
-	content?: unknown;
-}
-
-export interface AnthropicBody {
-	model: string;
-	max_tokens: number;
-	thinking?: unknown;
-	system?: { type: string; text: string }[];
-	messages: { role: string; content: string | AnthropicBlock[] }[];
-}
-
 export function anthropicBody(request: RecordedRequest | undefined): AnthropicBody {
 	if (!request) throw new Error("the model server received no such request");
 	return request.body as AnthropicBody;
@@ -158,14 +191,7 @@ export function anthropicBody(request: RecordedRequest | undefined): AnthropicBo
 
 /** Each message of an Anthropic request as `role: text` (text blocks joined; other blocks as `[type]`). */
 export function transcript(request: RecordedRequest | undefined): string[] {
-	return anthropicBody(request).messages.map((message) => {
-		const content = message.content;
-		const text =
-			typeof content === "string"
-				? content
-				: content.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("");
-		return `${message.role}: ${text}`;
-	});
+	return messageLines(anthropicBody(request));
 }
 
 // ------------------------------------------------------------------ files and processes

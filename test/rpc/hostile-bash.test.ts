@@ -18,6 +18,17 @@ describe("bash commands that leave processes behind", () => {
 		await waitUntilGone(["sleep", "30.301"]);
 	});
 
+	it("RPC user_bash returns when its shell exits, also when a setsid child holds its pipes", async () => {
+		const { agent } = await startAgent(harness.server);
+		const command = `setsid sleep 30.306 & ${announceWhenRunning("30.306")}`;
+		const data = await agent.ok({ type: "user_bash", command });
+		expect(data).toMatchObject({ output: "started\n", exitCode: 0, cancelled: false });
+		expect(livingProcesses(["sleep", "30.306"])).toHaveLength(1);
+		await expectResponsive(agent);
+		await expectExitOnEof(agent);
+		await waitUntilGone(["sleep", "30.306"]);
+	});
+
 	it("the bash tool returns when its shell exits, also when a setsid child holds its output", async () => {
 		const { agent } = await startAgent(harness.server);
 		const command = `setsid sleep 30.302 & ${announceWhenRunning("30.302")}`;

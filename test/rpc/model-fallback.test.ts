@@ -53,6 +53,16 @@ describe("model fallback", () => {
 			{ provider: "mockoai", modelId: "mock-model" },
 		]);
 		expect(agent.since(start, "state_changed").some((record) => "model" in (record.changes as object))).toBe(true);
+
+		// The fallback is the session's model, not the saved default: a new session starts on the
+		// default again, and reopening this one resumes on the fallback.
+		const { sessionFile } = state as { sessionFile?: string };
+		await agent.ok({ type: "new_session" });
+		const fresh = (await agent.ok({ type: "get_state" })) as { model: { provider: string } };
+		expect(fresh.model.provider).toBe("mock");
+		await agent.ok({ type: "switch_session", sessionPath: sessionFile });
+		const reopened = (await agent.ok({ type: "get_state" })) as { model: { provider: string } };
+		expect(reopened.model.provider).toBe("mockoai");
 	});
 
 	it("advances a tier when compaction cannot make an overflowing context fit", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectExitOnEof } from "../support/responsive.js";
+import { expectExitOnEof, expectResponsive } from "../support/responsive.js";
 import { testProviders } from "../support/rpc-process.js";
 import { startAgent, useRpcHarness } from "./helpers.js";
 
@@ -42,6 +42,7 @@ describe("a baseUrl with credentials", () => {
 		expect(agent.rawLines.filter((line) => line.includes(SECRET))).toEqual([]);
 		expect(agent.stderr).not.toContain(SECRET);
 		expect(readFileSync(exported, "utf8")).not.toContain(SECRET);
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 	});
 });

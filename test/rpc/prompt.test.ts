@@ -6,6 +6,8 @@ import { anthropicBody, responsesWithId, startAgent, transcript, useRpcHarness }
 
 const harness = useRpcHarness();
 
+// The conversation across prompts, a queueing hint while idle and new_session during a run are
+// checked in process: test/runtime/prompt.test.ts.
 describe("prompt", () => {
 	it("answers before agent_start, then streams the whole run in order", async () => {
 		const { agent } = await startAgent(harness.server);
@@ -224,50 +226,5 @@ describe("prompt", () => {
 		expect(agent.since(start, "auto_retry_start")).toEqual([]);
 		expect(harness.server.requests).toHaveLength(1);
 		expect(await agent.ok({ type: "get_last_assistant_text" })).toEqual({ text: null });
-	});
-
-	it("ignores streamingBehavior while idle and runs the prompt", async () => {
-		const { agent } = await startAgent(harness.server);
-		harness.server.enqueue(textReply("ran"));
-		const { start } = await agent.prompt("now", { streamingBehavior: "followUp" });
-		expect(agent.since(start, "queue_update")).toEqual([]);
-		expect(transcript(harness.server.requests[0])).toEqual(["user: now"]);
-	});
-
-	it("new_session during a run aborts it first, then starts empty", async () => {
-		const { agent } = await startAgent(harness.server);
-		harness.server.enqueue({ ...textReply("cut short"), fault: "stall", faultAfterFrames: 4 });
-		const start = agent.mark();
-		await agent.request({ type: "prompt", message: "long" });
-		await agent.waitForEvent("message_update", () => true, start);
-		const response = await agent.request({ id: "ns", type: "new_session" });
-		expect(response).toEqual({
-			id: "ns",
-			type: "response",
-			command: "new_session",
-			success: true,
-			data: { cancelled: false },
-		});
-		const agentEnd = agent.records.findIndex((record, index) => index >= start && record.type === "agent_end");
-		expect(agentEnd).toBeGreaterThan(-1);
-		expect(agentEnd).toBeLessThan(agent.records.indexOf(response));
-		expect(agent.since(start, "message_end").at(-1)?.message).toMatchObject({ stopReason: "aborted" });
-		expect(await agent.ok({ type: "get_state" })).toMatchObject({ isStreaming: false, messageCount: 0 });
-		harness.server.enqueue(textReply("fresh"));
-		await agent.prompt("after");
-		expect(transcript(harness.server.requests[1])).toEqual(["user: after"]);
-	});
-
-	it("keeps the conversation across prompts", async () => {
-		const { agent } = await startAgent(harness.server);
-		harness.server.enqueue(textReply("first answer"), textReply("second answer"));
-		await agent.prompt("one");
-		await agent.prompt("two");
-		expect(transcript(harness.server.requests[1])).toEqual(["user: one", "assistant: first answer", "user: two"]);
-		const { messages } = (await agent.ok({ type: "get_messages" })) as { messages: RpcRecord[] };
-		expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
-		expect(messages[3]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "second answer" }] });
-		const state = (await agent.ok({ type: "get_state" })) as { messageCount: number; isStreaming: boolean };
-		expect(state).toMatchObject({ messageCount: 4, isStreaming: false });
 	});
 });

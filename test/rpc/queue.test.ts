@@ -220,6 +220,7 @@ describe("queueing while idle", () => {
 	});
 });
 
+// How each mode delivers the queue is checked in process: test/runtime/queue-modes.test.ts.
 describe("queue modes", () => {
 	it("reports the modes in get_state", async () => {
 		const { agent } = await startAgent(harness.server);
@@ -239,39 +240,5 @@ describe("queue modes", () => {
 		});
 		const changed = (await agent.ok({ type: "get_state" })) as Record<string, unknown>;
 		expect(changed).toMatchObject({ steeringMode: "all", followUpMode: "all" });
-	});
-
-	it.each([
-		[
-			"one-at-a-time",
-			[
-				["user: p", "user: s1"],
-				["user: p", "user: s1", "assistant: r1", "user: s2"],
-			],
-		],
-		["all", [["user: p", "user: s1", "user: s2"]]],
-	])("delivers steering %s", async (mode, expected) => {
-		const { agent } = await startAgent(harness.server);
-		await agent.ok({ type: "set_steering_mode", mode });
-		await agent.ok({ type: "steer", message: "s1" });
-		await agent.ok({ type: "steer", message: "s2" });
-		harness.server.enqueue(textReply("r1"), textReply("r2"));
-		await agent.prompt("p");
-		expect(harness.server.requests.map((request) => transcript(request))).toEqual(expected);
-	});
-
-	it.each([
-		["one-at-a-time", 3, ["user: p", "assistant: r1", "user: f1", "assistant: r2", "user: f2"]],
-		["all", 2, ["user: p", "assistant: r1", "user: f1", "user: f2"]],
-	])("delivers follow-ups %s", async (mode, requests, last) => {
-		const { agent } = await startAgent(harness.server);
-		await agent.ok({ type: "set_follow_up_mode", mode });
-		await agent.ok({ type: "follow_up", message: "f1" });
-		await agent.ok({ type: "follow_up", message: "f2" });
-		harness.server.enqueue(textReply("r1"), textReply("r2"), textReply("r3"));
-		const { start } = await agent.prompt("p");
-		expect(harness.server.requests).toHaveLength(requests);
-		expect(transcript(harness.server.requests.at(-1))).toEqual(last);
-		expect(agent.since(start, "agent_end")).toHaveLength(1);
 	});
 });

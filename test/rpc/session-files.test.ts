@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply } from "../support/llm-server.js";
-import { expectExitOnEof } from "../support/responsive.js";
+import { expectExitOnEof, expectResponsive } from "../support/responsive.js";
 import type { RpcAgent } from "../support/rpc-process.js";
-import { jsonlFiles, readJsonl, startAgent, transcript, useRpcHarness } from "./helpers.js";
+import { jsonlFiles, readJsonl, startAgent, useRpcHarness } from "./helpers.js";
 
 const harness = useRpcHarness();
 
@@ -16,15 +16,8 @@ interface State {
 
 const state = async (agent: RpcAgent) => (await agent.ok({ type: "get_state" })) as State;
 
-/** Two prompts ("first", "second"); returns the state and the fork candidates. */
-async function twoTurns(agent: RpcAgent) {
-	harness.server.enqueue(textReply("answer one"), textReply("answer two"));
-	await agent.prompt("first");
-	await agent.prompt("second");
-	const { messages } = (await agent.ok({ type: "get_fork_messages" })) as { messages: { entryId: string }[] };
-	return { before: await state(agent), forkIds: messages.map((message) => message.entryId) };
-}
-
+// What new_session, switch_session, fork and clone write and carry is checked in process:
+// test/runtime/session-switching.test.ts.
 describe("session files", () => {
 	it("exist with the first entry: what a client was told succeeded is on disk when it is told", async () => {
 		const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
@@ -61,6 +54,7 @@ describe("session files", () => {
 		const second = (await state(agent)).sessionFile;
 		await agent.ok({ type: "bash", command: "echo two" });
 		await agent.ok({ type: "set_session_name", name: "before exit" });
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 		expect(jsonlFiles(sessionDir).sort()).toEqual([first, second].sort());
 		expect(readJsonl(first).slice(1)).toMatchObject([
@@ -104,58 +98,6 @@ describe("session files", () => {
 		expect(readdirSync(dirs.work)).toEqual([]);
 	});
 
-	it("new_session starts an empty session that records its parent", async () => {
-		const { agent, sessionDir } = await startAgent(harness.server, { sessions: true });
-		const { before } = await twoTurns(agent);
-		const response = await agent.request({ id: "ns", type: "new_session", parentSession: before.sessionFile });
-		expect(response).toEqual({
-			id: "ns",
-			type: "response",
-			command: "new_session",
-			success: true,
-			data: { cancelled: false },
-		});
-		const after = await state(agent);
-		expect(after.messageCount).toBe(0);
-		expect(after.sessionId).not.toBe(before.sessionId);
-		expect(after.sessionFile).not.toBe(before.sessionFile);
-		expect(await agent.ok({ type: "get_messages" })).toEqual({ messages: [] });
-		harness.server.enqueue(textReply("fresh answer"));
-		const { start } = await agent.prompt("fresh");
-		expect(agent.since(start, "message_update").length).toBeGreaterThan(0);
-		expect(transcript(harness.server.requests[2])).toEqual(["user: fresh"]);
-		expect(readJsonl(after.sessionFile)[0]).toMatchObject({
-			type: "session",
-			id: after.sessionId,
-			parentSession: before.sessionFile,
-		});
-		expect(jsonlFiles(sessionDir).sort()).toEqual([before.sessionFile, after.sessionFile].sort());
-	});
-
-	it("switch_session back to the original file restores its messages", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		const { before } = await twoTurns(agent);
-		await agent.ok({ type: "new_session" });
-		expect(await agent.request({ id: "sw", type: "switch_session", sessionPath: before.sessionFile })).toEqual({
-			id: "sw",
-			type: "response",
-			command: "switch_session",
-			success: true,
-			data: { cancelled: false },
-		});
-		const after = await state(agent);
-		expect(after).toMatchObject({ sessionFile: before.sessionFile, sessionId: before.sessionId, messageCount: 4 });
-		await agent.prompt("third");
-		expect(transcript(harness.server.requests[2])).toEqual([
-			"user: first",
-			"assistant: answer one",
-			"user: second",
-			"assistant: answer two",
-			"user: third",
-		]);
-		expect(readJsonl(before.sessionFile).filter((record) => record.type === "message")).toHaveLength(6);
-	});
-
 	it("switch_session refuses a file that is not a session and opens a missing path as a new one", async () => {
 		const { agent, dirs } = await startAgent(harness.server, { sessions: true });
 		await agent.prompt("hello");
@@ -175,66 +117,6 @@ describe("session files", () => {
 		expect(await state(agent)).toMatchObject({ sessionFile: missing, messageCount: 0 });
 		await agent.prompt("written there");
 		expect(readJsonl(missing).map((record) => record.type)).toEqual(["session", "message", "message"]);
-	});
-
-	it("fork starts a new file from before a user message and names its parent", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		const { before, forkIds } = await twoTurns(agent);
-		const response = await agent.request({ id: "fk", type: "fork", entryId: forkIds[1] });
-		expect(response).toEqual({
-			id: "fk",
-			type: "response",
-			command: "fork",
-			success: true,
-			data: { text: "second", cancelled: false },
-		});
-		const after = await state(agent);
-		expect(after.sessionFile).not.toBe(before.sessionFile);
-		expect(after.messageCount).toBe(2);
-		const records = readJsonl(after.sessionFile);
-		expect(records[0]).toMatchObject({ type: "session", id: after.sessionId, parentSession: before.sessionFile });
-		expect(records.filter((record) => record.type === "message")).toHaveLength(2);
-		expect(await agent.request({ id: "bad", type: "fork", entryId: "nope" })).toEqual({
-			id: "bad",
-			type: "response",
-			command: "fork",
-			success: false,
-			error: "Invalid entry ID for forking",
-		});
-		const { entries } = (await agent.ok({ type: "get_entries" })) as { entries: { id: string }[] };
-		expect(await agent.request({ id: "notuser", type: "fork", entryId: entries[1]?.id })).toMatchObject({
-			success: false,
-			error: "Invalid entry ID for forking",
-		});
-	});
-
-	it("clone copies the active branch into a new file", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		expect(await agent.request({ id: "c0", type: "clone" })).toEqual({
-			id: "c0",
-			type: "response",
-			command: "clone",
-			success: false,
-			error: "Cannot clone session: no current entry selected",
-		});
-		// A session holding only a name is already on disk: it can be cloned.
-		await agent.ok({ type: "set_session_name", name: "named early" });
-		expect(await agent.request({ id: "c-early", type: "clone" })).toMatchObject({ success: true });
-		const { before } = await twoTurns(agent);
-		expect(await agent.request({ id: "c1", type: "clone" })).toEqual({
-			id: "c1",
-			type: "response",
-			command: "clone",
-			success: true,
-			data: { cancelled: false },
-		});
-		const after = await state(agent);
-		expect(after.sessionFile).not.toBe(before.sessionFile);
-		expect(after.messageCount).toBe(before.messageCount);
-		const records = readJsonl(after.sessionFile);
-		expect(records[0]).toMatchObject({ type: "session", parentSession: before.sessionFile });
-		expect(records.filter((record) => record.type === "message")).toHaveLength(4);
-		expect(records.filter((record) => record.type === "session_info")).toHaveLength(1);
 	});
 
 	it("export_html writes the session, at outputPath when given", async () => {

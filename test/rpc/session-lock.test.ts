@@ -82,6 +82,7 @@ describe("the lock on a session file", () => {
 		expect(lockPid(file)).toBe(agent.child.pid);
 		harness.server.enqueue(textReply("two"));
 		await agent.prompt("second");
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 	});
 

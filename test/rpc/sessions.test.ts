@@ -13,11 +13,8 @@ interface Entry {
 	name?: string;
 }
 
-interface TreeNode {
-	entry: Entry;
-	children: TreeNode[];
-}
-
+// How get_tree nests entries and what get_fork_messages lists are checked in process:
+// test/runtime/session-queries.test.ts.
 describe("session entries", () => {
 	it("get_entries lists entries in order and continues after a cursor", async () => {
 		const { agent } = await startAgent(harness.server, { sessions: true });
@@ -52,47 +49,6 @@ describe("session entries", () => {
 			command: "get_entries",
 			success: false,
 			error: "Entry not found: nope",
-		});
-	});
-
-	it("get_tree nests the entries under their parents", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		expect(await agent.ok({ type: "get_tree" })).toEqual({ tree: [], leafId: null });
-		await agent.prompt("first");
-		await agent.prompt("second");
-		const { entries } = (await agent.ok({ type: "get_entries" })) as { entries: Entry[] };
-		const response = await agent.request({ id: "t", type: "get_tree" });
-		const { tree, leafId } = response.data as { tree: TreeNode[]; leafId: string };
-		expect(leafId).toBe(entries[3]?.id);
-		expect(tree).toHaveLength(1);
-		const chain: Entry[] = [];
-		let nodes = tree;
-		while (nodes.length > 0) {
-			expect(nodes).toHaveLength(1);
-			const node = nodes[0] as TreeNode;
-			chain.push(node.entry);
-			nodes = node.children;
-		}
-		expect(chain).toEqual(entries);
-	});
-
-	it("get_fork_messages lists user messages with their entry ids", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		expect(await agent.ok({ type: "get_fork_messages" })).toEqual({ messages: [] });
-		await agent.prompt("first");
-		await agent.prompt("second");
-		const { entries } = (await agent.ok({ type: "get_entries" })) as { entries: Entry[] };
-		expect(await agent.request({ id: "fm", type: "get_fork_messages" })).toEqual({
-			id: "fm",
-			type: "response",
-			command: "get_fork_messages",
-			success: true,
-			data: {
-				messages: [
-					{ entryId: entries[0]?.id, text: "first" },
-					{ entryId: entries[2]?.id, text: "second" },
-				],
-			},
 		});
 	});
 });

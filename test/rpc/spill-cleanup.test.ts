@@ -43,6 +43,7 @@ describe("saved command outputs", () => {
 	it("outlive the process, read-only, when the session file refers to them", async () => {
 		const { agent } = await startAgent(harness.server, { sessions: true });
 		const path = await savedOutput(agent);
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 		expect(existsSync(path)).toBe(true);
 		expect(statSync(path).mode & 0o777).toBe(0o400);
@@ -72,6 +73,7 @@ describe("saved command outputs", () => {
 		await expectResponsive(agent);
 		const kept = Object.keys(files).filter((name) => files[name]?.stays);
 		expect(kept.filter((name) => existsSync(join(tmp, name)))).toEqual(kept);
+		await expectResponsive(agent);
 		await expectExitOnEof(agent);
 	});
 });

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
+import { expectExitOnEof, expectResponsive } from "../support/responsive.js";
 import { testProviders } from "../support/rpc-process.js";
 import { startWithExtensions, writeFile } from "./extensions-helpers.js";
 import { useRpcHarness } from "./helpers.js";
@@ -64,6 +65,8 @@ async function environments(settings: Record<string, unknown> = {}, projectSetti
 	const request = harness.server.requests[0];
 	expect(request?.headers["x-api-key"]).toBe("proxy-secret");
 	expect(request?.headers["x-org"]).toBe("org-secret");
+	await expectResponsive(agent);
+	await expectExitOnEof(agent);
 	return { rpc: lines(rpc.output), tool: lines(tool), exec: lines(exec) };
 }
 

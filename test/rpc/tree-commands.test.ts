@@ -63,30 +63,8 @@ describe("set_label", () => {
 	});
 });
 
+// Moving to a user message and the refusals are checked in process: test/runtime/tree-navigation.test.ts.
 describe("navigate_tree", () => {
-	it("moves to the parent of a user message and hands its text back", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		harness.server.enqueue(textReply("one"), textReply("two"));
-		await agent.prompt("first question");
-		await agent.prompt("second question");
-		const { entries: list } = await entries(agent);
-		const second = list[2] as Entry;
-		const result = await agent.ok({ type: "navigate_tree", targetId: second.id });
-		expect(result).toEqual({ cancelled: false, editorText: "second question" });
-		const state = (await agent.ok({ type: "get_state" })) as { messageCount: number };
-		expect(state.messageCount).toBe(2);
-		expect((await entries(agent)).leafId).toBe(list[1]?.id);
-		harness.server.enqueue(textReply("other branch"));
-		await agent.prompt("another question");
-		expect(transcript(harness.server.requests.at(-1))).toEqual([
-			"user: first question",
-			"assistant: one",
-			"user: another question",
-		]);
-		const tree = (await agent.ok({ type: "get_tree" })) as { tree: Node[] };
-		expect(findNode(tree.tree, list[1]?.id as string)?.children).toHaveLength(2);
-	});
-
 	it("summarises the branch it leaves into a branch_summary entry", async () => {
 		const { agent } = await startAgent(harness.server, { sessions: true });
 		harness.server.enqueue(textReply("one"), textReply("edited src/a.ts"));
@@ -117,24 +95,6 @@ describe("navigate_tree", () => {
 		const messages = (await agent.ok({ type: "get_messages" })) as { messages: { role: string }[] };
 		expect(messages.messages.map((message) => message.role)).toEqual(["user", "assistant", "branchSummary"]);
 		expect(agent.since(start).some((record) => record.type.startsWith("compaction"))).toBe(false);
-	});
-
-	it("refuses while streaming and rejects unknown entries", async () => {
-		const { agent } = await startAgent(harness.server, { sessions: true });
-		expect(await agent.request({ type: "navigate_tree", targetId: "missing" })).toMatchObject({
-			success: false,
-			error: "Entry missing not found",
-		});
-		harness.server.enqueue({ blocks: [{ type: "text", text: "slow reply", chunks: 10 }], delayMs: 100 });
-		const start = agent.mark();
-		await agent.request({ type: "prompt", message: "go" });
-		await agent.waitForEvent("message_update", () => true, start);
-		const refused = await agent.request({ type: "navigate_tree", targetId: "whatever" });
-		expect(refused).toMatchObject({
-			success: false,
-			error: "Wait for the current response to finish before navigating the session tree.",
-		});
-		await agent.waitForEvent("agent_settled", () => true, start);
 	});
 });
 

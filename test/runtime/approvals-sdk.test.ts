@@ -91,7 +91,7 @@ describe("createAgentSession({ approve })", () => {
 				toolName: "bash",
 				args: { command: "echo ran > ran.txt" },
 				reason: "approval mode ask: bash is not read-only",
-				options: ["allow", "allow_always", "deny"],
+				options: ["allow", "allow_always", "deny", "deny_always"],
 				timeout: 60000,
 				expiresAt: expect.any(String),
 				alwaysRule: "bash(echo *)",
@@ -185,6 +185,54 @@ describe("createAgentSession({ approve })", () => {
 		await session.prompt("go");
 		expect(resultTexts(session)).toEqual(["No client to approve"]);
 		expect(events.filter((event) => event.type.startsWith("tool_approval"))).toEqual([]);
+	});
+
+	it("runs an extension tool marked readOnly without asking in ask and read-only; other extension tools are asked or denied", async () => {
+		const extension = `export default (pi) => {
+	for (const [name, readOnly] of [["lookup", true], ["launch", false]]) {
+		pi.registerTool({
+			name,
+			description: name,
+			readOnly,
+			parameters: { type: "object", properties: {} },
+			execute: async () => ({ content: [{ type: "text", text: name + " ran" }] }),
+		});
+	}
+};
+`;
+		const calls = (): ScriptedReply[] => [
+			{ blocks: [{ type: "toolCall", id: "l1", name: "lookup", arguments: {} }] },
+			{ blocks: [{ type: "toolCall", id: "l2", name: "launch", arguments: {} }] },
+			text("done"),
+		];
+		const asked: string[] = [];
+		const approve: ApprovalHandler = (request) => {
+			asked.push(request.toolName);
+			return "deny";
+		};
+		for (const mode of ["ask", "read-only"] as const) {
+			const tree = makeAgentDir({ providers: PROVIDERS, settings: { permissions: { mode } } });
+			trees.push(tree);
+			const file = join(tree.work, "tools.mjs");
+			writeFileSync(file, extension);
+			const { session } = createAgentSession({
+				cwd: tree.work,
+				agentDir: tree.agentDir,
+				env: { PATH: process.env.PATH, HOME: tree.home },
+				noSession: true,
+				persistDefaults: false,
+				streamFunction: scriptedStream(...calls()),
+				extensions: { paths: [file], discover: false, mode: "rpc" },
+				approve,
+			});
+			sessions.push(session);
+			await session.prompt("go");
+			expect(resultTexts(session)).toEqual([
+				"lookup ran",
+				mode === "ask" ? "Denied by the user" : "Denied by approval mode read-only",
+			]);
+		}
+		expect(asked).toEqual(["launch"]);
 	});
 
 	it("setApprovalMode switches the mode, but not below the project's", () => {

@@ -6,11 +6,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import type { AgentSession } from "../../src/runtime/agent-session.js";
 import { type CreateAgentSessionOptions, createAgentSession } from "../../src/runtime/create-agent-session.js";
 import type { AgentSessionEvent } from "../../src/runtime/events.js";
-import { type ScriptedStep, type ScriptedStream, scriptedStream } from "../support/scripted-stream.js";
+import {
+	type ScriptedCall,
+	type ScriptedStep,
+	type ScriptedStream,
+	scriptedStream,
+} from "../support/scripted-stream.js";
 
 export interface RuntimeTree {
 	root: string;
@@ -41,10 +46,21 @@ export const PROVIDERS = {
 const trees: RuntimeTree[] = [];
 const sessions: AgentSession[] = [];
 
-afterEach(async () => {
-	for (const session of sessions.splice(0)) await session.dispose();
-	for (const tree of trees.splice(0)) rmSync(tree.root, { recursive: true, force: true });
-});
+let cleanupRegistered = false;
+
+/**
+ * Disposes the test's sessions, then removes its trees, when the test ends: registered per test,
+ * so it holds whether or not the test files share one module graph.
+ */
+function cleanUpAfterTest(): void {
+	if (cleanupRegistered) return;
+	cleanupRegistered = true;
+	onTestFinished(async () => {
+		cleanupRegistered = false;
+		for (const session of sessions.splice(0)) await session.dispose();
+		for (const tree of trees.splice(0)) rmSync(tree.root, { recursive: true, force: true });
+	});
+}
 
 export function runtimeTree(settings: Record<string, unknown> = {}, providers: object = PROVIDERS): RuntimeTree {
 	const root = mkdtempSync(join(tmpdir(), "atomic-runtime-"));
@@ -54,6 +70,7 @@ export function runtimeTree(settings: Record<string, unknown> = {}, providers: o
 	const withRetry = { retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 }, ...settings };
 	writeFileSync(join(tree.agentDir, "settings.json"), JSON.stringify(withRetry));
 	trees.push(tree);
+	cleanUpAfterTest();
 	return tree;
 }
 
@@ -90,6 +107,7 @@ export function startSession(
 		...options.create,
 	});
 	sessions.push(session);
+	cleanUpAfterTest();
 	const events: AgentSessionEvent[] = [];
 	const waiters = new Set<() => void>();
 	session.subscribe((event) => {
@@ -120,4 +138,17 @@ export function startSession(
 /** Resolves after pending microtasks and one macrotask: scheduled state announcements have gone out. */
 export function settle(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Each message a scripted call sent as `role: text` (text blocks joined; other blocks as `[type]`). */
+export function sentLines(call: ScriptedCall | undefined): string[] {
+	if (!call) throw new Error("the scripted model received no such call");
+	return call.context.messages.map((message) => {
+		const content = message.content;
+		const text =
+			typeof content === "string"
+				? content
+				: content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("");
+		return `${message.role}: ${text}`;
+	});
 }

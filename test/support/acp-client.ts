@@ -31,6 +31,8 @@ export interface AcpClientOptions {
 	env?: Record<string, string>;
 	/** Files the client holds (its editor buffers), by absolute path: offered as fs/* when given. */
 	files?: Map<string, string>;
+	/** Which of fs/read_text_file and fs/write_text_file are offered with `files` (default both). */
+	offerFs?: { readTextFile: boolean; writeTextFile: boolean };
 	/** Offer `terminal/*`: commands run here, as child processes of the test. */
 	terminal?: boolean;
 	/** Extra client capabilities (notices, compaction, elicitation). */
@@ -57,6 +59,8 @@ export class AcpTestClient {
 	readonly fsRequests: { method: string; path: string }[] = [];
 	readonly terminalCommands: string[] = [];
 	stderr = "";
+	/** Every line the agent wrote to stdout, as written (to check that only protocol messages go there). */
+	readonly stdoutLines: string[] = [];
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 	private readonly terminals = new Map<string, LocalTerminal>();
 	private readonly waiters = new Set<() => void>();
@@ -69,6 +73,12 @@ export class AcpTestClient {
 		});
 		this.child.stderr.on("data", (chunk: Buffer) => {
 			this.stderr += chunk.toString("utf8");
+		});
+		let partial = "";
+		this.child.stdout.on("data", (chunk: Buffer) => {
+			const lines = (partial + chunk.toString("utf8")).split("\n");
+			partial = lines.pop() ?? "";
+			this.stdoutLines.push(...lines);
 		});
 		this.child.stdin.on("error", () => undefined);
 		this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
@@ -85,7 +95,7 @@ export class AcpTestClient {
 	}
 
 	async initialize(capabilities: ClientCapabilities = {}, protocolVersion = 1): Promise<InitializeResponse> {
-		const fs = this.options.files ? { readTextFile: true, writeTextFile: true } : undefined;
+		const fs = this.options.files ? (this.options.offerFs ?? { readTextFile: true, writeTextFile: true }) : undefined;
 		const clientCapabilities: ClientCapabilities = { ...this.options.capabilities, ...capabilities };
 		if (fs) clientCapabilities.fs = fs;
 		if (this.options.terminal) clientCapabilities.terminal = true;

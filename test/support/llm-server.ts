@@ -304,7 +304,8 @@ export function split(text: string, chunks: number | string[] | undefined): stri
 	return pieces;
 }
 
-function defaultErrorText(status: number): string {
+/** The error text of a provider error body when a reply names none. */
+export function defaultErrorText(status: number): string {
 	if (status === 529) return "Overloaded";
 	if (status === 429) return "Rate limit exceeded";
 	if (status === 401) return "invalid x-api-key";

@@ -22,7 +22,7 @@ export interface AgentDirOptions {
 }
 
 /** The standard test models: `mock` (anthropic-messages) and `mockoai` (openai-completions). */
-export function testProviders(server: LlmServer, contextWindow = 200_000): Record<string, unknown> {
+export function testProviders(server: Pick<LlmServer, "baseUrl">, contextWindow = 200_000): Record<string, unknown> {
 	const models = [
 		{
 			id: "mock-model",

@@ -1,13 +1,17 @@
 /**
  * An in-process scripted model for tests of the loop and the runtime: the same reply vocabulary as
  * the loopback server (ScriptedReply), driven through the real AssistantStreamBuilder, honouring
- * the abort signal. Records every call.
+ * the abort signal. Records every call. An HTTP error reply fails the way the Anthropic provider
+ * reports that response from the loopback server: the same text, classified by the provider's
+ * own rules.
  */
 import type { StreamFunction } from "../../src/agent/types.js";
-import { errorFromStatus, retryAfterFromHeaders } from "../../src/llm/errors.js";
+import { retryAfterFromHeaders } from "../../src/llm/errors.js";
+import { classifyAnthropicFailure } from "../../src/llm/providers/anthropic-errors.js";
 import { AssistantStreamBuilder } from "../../src/llm/stream-builder.js";
 import type { Context, Model, StreamOptions } from "../../src/llm/types.js";
-import { type ScriptedReply, split } from "./llm-server.js";
+import { defaultErrorText, type ScriptedReply, split } from "./llm-server.js";
+import { anthropicWire } from "./wire/anthropic-messages.js";
 
 export interface ScriptedCall {
 	model: Model;
@@ -22,30 +26,32 @@ export interface ScriptedStream extends StreamFunction {
 	/** Steps not consumed yet. */
 	remaining(): number;
 	push(...steps: ScriptedStep[]): void;
+	/**
+	 * Answers the calls the steps do not cover (like the loopback server's onRequest); returning
+	 * undefined, or no handler, answers "ok".
+	 */
+	onCall(handler: ((call: ScriptedCall) => ScriptedReply | undefined) | undefined): void;
 }
-
-const STATUS_TEXT: Record<number, string> = {
-	401: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
-	429: '{"type":"error","error":{"type":"rate_limit_error","message":"Rate limit exceeded"}}',
-	500: '{"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
-	529: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
-};
 
 export function scriptedStream(...steps: ScriptedStep[]): ScriptedStream {
 	const queue = [...steps];
 	const calls: ScriptedCall[] = [];
+	let handler: ((call: ScriptedCall) => ScriptedReply | undefined) | undefined;
 	let idCounter = 0;
 	const stream = ((model: Model, context: Context, options: StreamOptions) => {
 		const call: ScriptedCall = { model, context: structuredClone(context), options };
 		calls.push(call);
 		const out = new AssistantStreamBuilder(model);
-		const step = queue.shift() ?? { blocks: [{ type: "text", text: "ok" }] };
+		const step = queue.shift() ?? handler?.(call) ?? { blocks: [{ type: "text", text: "ok" }] };
 		void play(out, call, step, () => `call_${++idCounter}`);
 		return out.stream;
 	}) as ScriptedStream;
 	stream.calls = calls;
 	stream.remaining = () => queue.length;
 	stream.push = (...more) => queue.push(...more);
+	stream.onCall = (next) => {
+		handler = next;
+	};
 	return stream;
 }
 
@@ -74,10 +80,7 @@ async function play(
 	const reply = typeof step === "function" ? await step(call) : step;
 	if (reply.headersDelayMs) await pause(reply.headersDelayMs);
 	if (aborted()) return out.fail("Request was aborted", true);
-	if (reply.status && reply.status >= 400) {
-		const text = `${reply.status} ${reply.errorMessage ?? STATUS_TEXT[reply.status] ?? "error"}`;
-		return out.fail(text, false, errorFromStatus(reply.status, { retryAfterMs: retryAfterFromHeaders(reply.headers) }));
-	}
+	if (reply.status && reply.status >= 400) return failed(out, reply, reply.status);
 	out.start();
 	const delay = reply.delayMs ?? 0;
 	for (const block of reply.blocks ?? []) {
@@ -107,4 +110,24 @@ async function play(
 		cacheWrite: reply.usage?.cacheWrite ?? 0,
 	});
 	out.finish(reply.stopReason ?? (out.hasToolCalls() ? "toolUse" : "stop"));
+}
+
+/** Fails the stream as the Anthropic provider reports this HTTP error: `<status> <body JSON>`, classified. */
+function failed(out: AssistantStreamBuilder, reply: ScriptedReply, status: number): void {
+	const message = reply.errorMessage ?? defaultErrorText(status);
+	const body = reply.errorBody ?? anthropicWire.errorBody(status, message);
+	const error = classifyAnthropicFailure({
+		status,
+		type: errorType(body),
+		message,
+		retryAfterMs: retryAfterFromHeaders(reply.headers),
+	});
+	out.fail(`${status} ${JSON.stringify(body)}`, false, error);
+}
+
+function errorType(body: unknown): string | undefined {
+	if (typeof body !== "object" || body === null || !("error" in body)) return undefined;
+	const inner = body.error;
+	if (typeof inner !== "object" || inner === null || !("type" in inner)) return undefined;
+	return typeof inner.type === "string" ? inner.type : undefined;
 }

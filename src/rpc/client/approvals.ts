@@ -2,7 +2,7 @@ import { RpcCommandError, RpcProcessError } from "./errors.js";
 import type { ToolApprovalAnswer, ToolApprovalReply, ToolApprovalRequestEvent } from "./types.js";
 
 /**
- * Decides a tool approval request: return `"allow"`, `"allow_always"`, `"deny"` or
+ * Decides a tool approval request: return `"allow"`, `"allow_always"`, `"deny"`, `"deny_always"` or
  * `{ decision, message }` (the message reaches the model with a deny). The signal aborts when the
  * request was decided otherwise (timeout, abort, a rule, a session replacement): the answer is then
  * not sent. A throw or rejection is reported through `onError` and denies the call.

@@ -22,7 +22,7 @@ export const ImageContentSchema = Type.Object(
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueModeSchema = Type.Enum(["all", "one-at-a-time"]);
 export const ApprovalModeSchema = Type.Enum(["auto", "ask", "read-only"]);
-export const ApprovalDecisionSchema = Type.Enum(["allow", "allow_always", "deny"]);
+export const ApprovalDecisionSchema = Type.Enum(["allow", "allow_always", "deny", "deny_always"]);
 export const ThinkingLevelSchema = Type.Enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
 /** The command schemas, keyed by type. One source for the TS types, validation and JSON Schema. */
@@ -141,7 +141,7 @@ export const COMMANDS = {
 		{
 			requestId: Type.String({ description: "The id of the tool_approval_request" }),
 			decision: ApprovalDecisionSchema,
-			message: Type.Optional(Type.String({ description: "With deny: text the model sees" })),
+			message: Type.Optional(Type.String({ description: "With deny or deny_always: text the model sees" })),
 		},
 		"Answer a tool approval request.",
 	),

@@ -52,9 +52,11 @@ const ENTRIES = {
 	ToolApprovalEntry: entry("tool_approval", {
 		toolCallId: Type.String(),
 		toolName: Type.String(),
-		decision: Type.Enum(["allow", "allow_always", "deny"]),
+		decision: Type.Enum(["allow", "allow_always", "deny", "deny_always"]),
 		by: Type.Enum(["user", "rule", "timeout", "abort"]),
-		rule: Type.Optional(Type.String({ description: "The rule that decided, or the one allow_always added" })),
+		rule: Type.Optional(
+			Type.String({ description: "The rule that decided, or the one allow_always or deny_always added" }),
+		),
 		reason: Type.Optional(Type.String()),
 		requestId: Type.Optional(Type.String({ description: "The tool_approval_request's id, when one was asked" })),
 		message: Type.Optional(Type.String({ description: "The text given with a deny" })),

@@ -1,0 +1,74 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { textReply, toolReply } from "../support/llm-server.js";
+import { useAcpHarness } from "./helpers.js";
+
+const harness = useAcpHarness();
+
+/** An extension that writes to stdout in every way a library might: at load and from its tool. */
+const NOISY = `export default (pi) => {
+	console.log("console.log at load");
+	process.stdout.write("a raw stdout write\\n");
+	pi.registerTool({
+		name: "noisy",
+		description: "writes to stdout",
+		parameters: { type: "object", properties: {} },
+		execute: async () => {
+			console.info("console.info from a tool");
+			process.stdout.write("{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"forged\\"}\\n");
+			return { content: [{ type: "text", text: "noisy done" }] };
+		},
+	});
+};
+`;
+
+describe("the ACP process", () => {
+	it("keeps stdout for protocol messages: console and raw writes of extensions and tools go to stderr", async () => {
+		harness.server.enqueue(toolReply("noisy", {}), textReply("finished"));
+		const { client, dirs } = await harness.start({
+			prepare: (tree) => writeFileSync(join(tree.work, "noisy.mjs"), NOISY),
+			args: ["-e", "noisy.mjs"],
+		});
+		const sessionId = await client.newSession(dirs.work);
+		const answer = await client.agent.request("session/prompt", {
+			sessionId,
+			prompt: [{ type: "text", text: "make noise" }],
+		});
+		expect(answer.stopReason).toBe("end_turn");
+		expect(client.text(sessionId, "agent_message_chunk")).toBe("finished");
+		expect(client.stdoutLines.length).toBeGreaterThan(3);
+		for (const line of client.stdoutLines) {
+			const message: unknown = JSON.parse(line);
+			expect(message).toMatchObject({ jsonrpc: "2.0" });
+			expect(line).not.toContain("forged");
+		}
+		for (const text of ["console.log at load", "a raw stdout write", "console.info from a tool", "forged"]) {
+			expect(client.stderr).toContain(text);
+		}
+	});
+
+	it("refuses a request before initialize with -32600 and keeps serving", async () => {
+		const { client, dirs } = await harness.start({ initialize: false });
+		const early = await client.agent.request("session/new", { cwd: dirs.work, mcpServers: [] }).then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		expect(early).toBeInstanceOf(RequestError);
+		expect(early).toMatchObject({ code: -32600 });
+		await client.initialize();
+		expect(await client.newSession(dirs.work)).toEqual(expect.any(String));
+	});
+
+	it.each([
+		["SIGTERM", 143],
+		["SIGINT", 130],
+		["SIGHUP", 129],
+	] as const)("ends on %s with exit code %i, its sessions stopped", async (signal, code) => {
+		const { client, dirs } = await harness.start();
+		await client.newSession(dirs.work);
+		client.child.kill(signal);
+		expect(await client.exited).toEqual({ code, signal: null });
+	});
+});

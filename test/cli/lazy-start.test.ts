@@ -1,0 +1,75 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLI, makeAgentDir } from "../support/rpc-process.js";
+
+const HOOKS = pathToFileURL(join(import.meta.dirname, "../support/load-log-hooks.mjs")).href;
+const REGISTER = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(HOOKS)});`;
+
+/** The protocol SDKs are bundled into chunks: the bundler's comments name their source files. */
+const BUNDLED_SDKS = {
+	acp: "node_modules/@agentclientprotocol/sdk/",
+	mcp: "node_modules/@modelcontextprotocol/sdk/",
+};
+/** The provider SDKs stay packages of their own: their paths show. */
+const EXTERNAL_SDKS = ["@anthropic-ai/sdk", "/openai/", "@google/genai", "/jiti/"];
+
+const trees: ReturnType<typeof makeAgentDir>[] = [];
+afterEach(() => {
+	for (const tree of trees.splice(0)) tree.cleanup();
+});
+
+/** Runs `atomic <args>` to its first response to `get_state` and then to its exit; the files it loaded. */
+async function loadedBy(args: string[], input: string): Promise<{ urls: string[]; sources: string }> {
+	const tree = makeAgentDir();
+	trees.push(tree);
+	const log = join(tree.root, "loads.log");
+	const child = spawn(process.execPath, ["--import", REGISTER, CLI, ...args], {
+		cwd: tree.work,
+		env: {
+			PATH: process.env.PATH,
+			HOME: tree.home,
+			ATOMIC_CODING_AGENT_DIR: tree.agentDir,
+			ATOMIC_TEST_LOAD_LOG: log,
+		},
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	let stdout = "";
+	const answered = new Promise<void>((resolve) => {
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString("utf8");
+			if (stdout.includes('"id":"s"')) resolve();
+		});
+	});
+	child.stdin.write(input);
+	await answered;
+	child.stdin.end();
+	await new Promise((resolve) => child.on("exit", resolve));
+	const urls = readFileSync(log, "utf8").split("\n").filter(Boolean);
+	const sources = urls
+		.filter((url) => url.startsWith("file:") && url.includes("/dist/"))
+		.map((url) => readFileSync(new URL(url), "utf8"))
+		.join("\n");
+	return { urls, sources };
+}
+
+describe("start-up loads only what the mode needs", () => {
+	it("RPC mode answers get_state without loading a provider, ACP or MCP SDK", async () => {
+		const { urls, sources } = await loadedBy(["--mode", "rpc", "--no-session"], '{"id":"s","type":"get_state"}\n');
+		// The log sees the bundle's own chunks (RPC mode is one), so an SDK chunk would show too.
+		expect(urls.some((url) => /\/dist\/chunks\/rpc-mode-\w+\.js$/.test(url))).toBe(true);
+		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
+		expect(sources).not.toContain(BUNDLED_SDKS.acp);
+		expect(sources).not.toContain(BUNDLED_SDKS.mcp);
+	});
+
+	it("ACP mode loads the ACP SDK, and no provider or MCP SDK before a prompt", async () => {
+		const initialize = { jsonrpc: "2.0", id: "s", method: "initialize", params: { protocolVersion: 1 } };
+		const { urls, sources } = await loadedBy(["--mode", "acp"], `${JSON.stringify(initialize)}\n`);
+		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
+		expect(sources).toContain(BUNDLED_SDKS.acp);
+		expect(sources).not.toContain(BUNDLED_SDKS.mcp);
+	});
+});
