@@ -3,9 +3,10 @@ import { IdlePreload, type PreloadReport } from "../../src/runtime/idle-preload.
 import { type PreloadStep, preloadSteps } from "../../src/runtime/preload-steps.js";
 import { startSession } from "./helpers.js";
 
-// Counts evaluations of the Anthropic SDK: the factory runs on its first import only.
+// Counts loads of the Anthropic provider module (which imports the SDK): the factory runs on its
+// first import only. (The test support imports the SDK's error classes itself.)
 const sdkLoads = vi.hoisted(() => ({ count: 0 }));
-vi.mock("@anthropic-ai/sdk", async (importOriginal) => {
+vi.mock("../../src/llm/providers/anthropic-messages.js", async (importOriginal) => {
 	sdkLoads.count++;
 	return importOriginal();
 });
