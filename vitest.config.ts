@@ -2,11 +2,13 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Files that mock a module, check what a first import loads, replace a provider in the process-wide
- * registry or count the process's live shells: they need a module graph of their own. Every other
+ * registry, count the process's live shells, listeners or handles, or change V8 flags: they need a
+ * module graph (and process) of their own. Every other
  * file shares its worker's module graph with the files that ran before it, which saves
  * re-importing the sources and their SDKs for each file (most of a worker's CPU).
  */
 const OWN_MODULE_GRAPH = [
+	"test/cli/heap-tuning.test.ts",
 	"test/extensions/lazy-jiti.test.ts",
 	"test/llm/anthropic-lazy-load.test.ts",
 	"test/llm/google-generative-ai.test.ts",
@@ -17,6 +19,8 @@ const OWN_MODULE_GRAPH = [
 	"test/resources/commands.test.ts",
 	"test/robustness/abort.test.ts",
 	"test/robustness/provider-faults.test.ts",
+	"test/runtime/idle-preload.test.ts",
+	"test/runtime/soak.test.ts",
 	"test/tools/shell.test.ts",
 ];
 

@@ -3,6 +3,9 @@
 //                    [--profile <dir>]   (Atomic runs under `node --cpu-prof`, profiles written to <dir>;
 //                                         summarise one with `node bench/profile-summary.mjs <file>`)
 //                    [--node-args "<flags>"]  (extra node flags for Atomic, e.g. "--max-semi-space-size=4")
+//                    [--heap-snapshots <dir>] (long-session: Atomic writes a heap snapshot to <dir> after 25 and
+//                                         1500 prompts; compare them with `node bench/heap-diff.mjs a b`.
+//                                         Writing one inflates RSS: the memory rows of such a run are not figures)
 // Prints the table (medians and us/peer ratios) on stdout, progress on stderr, and writes
 // bench/results/<timestamp>.json and bench/results/latest.json.
 import { Agent as HttpAgent } from "node:http";
@@ -52,13 +55,14 @@ function parseOptions() {
 			agents: { type: "string", default: agentIds.join(",") },
 			"no-install": { type: "boolean", default: false },
 			profile: { type: "string" },
+			"heap-snapshots": { type: "string" },
 			"node-args": { type: "string", default: "" },
 			help: { type: "boolean", default: false },
 		},
 	});
 	if (values.help) {
 		console.log(
-			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--node-args "<flags>"]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
+			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--heap-snapshots <dir>] [--node-args "<flags>"]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
 		);
 		process.exit(0);
 	}
@@ -75,9 +79,13 @@ function parseOptions() {
 		figures: only.length > 0 ? allFigures.filter((figure) => only.includes(figure.id)) : allFigures,
 		runs,
 		agents,
+		heapSnapshotDir: values["heap-snapshots"] ? resolve(values["heap-snapshots"]) : undefined,
 		allowInstall: !values["no-install"],
 		atomicNodeArgs: [
 			...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(values.profile)}`] : []),
+			...(values["heap-snapshots"]
+				? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${resolve(values["heap-snapshots"])}`]
+				: []),
 			...values["node-args"].split(/\s+/).filter(Boolean),
 		],
 	};
@@ -145,6 +153,7 @@ async function main() {
 		baseUrl: mock.baseUrl,
 		httpAgent,
 		launch: (spec, launchOptions) => Agent.launch(spec, mock.baseUrl, launchOptions),
+		heapSnapshotDir: options.heapSnapshotDir,
 	};
 	const outcomes = {};
 	let floorValues = {};

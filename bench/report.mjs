@@ -31,12 +31,14 @@ export function formatValue(value, unit) {
 }
 
 /**
- * A row's goal is one of: `{ max }` / `{ min }` (absolute), `{ peerRatio, peer }` (at most that
+ * A row's goal (optional) is one of: `{ max }` / `{ min }` (absolute), `{ peerRatio, peer }` (at most that
  * multiple of the peer's median), `{ floorPlus }` (at most that much above the row's floor) or
  * `{ floorTimes }` (at most that multiple of the floor).
  */
 function goalText(row, specs) {
 	const goal = row.goal;
+	// A row without a goal is there for reading the others (e.g. the fresh process's RSS).
+	if (goal === undefined) return "—";
 	if (goal.peerRatio !== undefined) {
 		const label = specs.find((spec) => spec.id === goal.peer)?.label ?? goal.peer;
 		return `≤ ${goal.peerRatio.toFixed(2)}× ${label}`;
@@ -48,8 +50,8 @@ function goalText(row, specs) {
 }
 
 function meetsGoal(row, value, ratios, floor) {
-	if (value === undefined) return undefined;
 	const goal = row.goal;
+	if (value === undefined || goal === undefined) return undefined;
 	if (goal.peerRatio !== undefined)
 		return ratios[goal.peer] === undefined ? undefined : ratios[goal.peer] <= goal.peerRatio;
 	if (goal.floorPlus !== undefined) return floor === undefined ? undefined : value <= floor + goal.floorPlus;

@@ -6,6 +6,22 @@ let typeboxValue: Promise<typeof import("typebox/value").Value> | undefined;
 /** How much of arguments that are not a JSON object the model is shown back. */
 const MAX_RAW_SHOWN = 2000;
 
+function loadValidator(): Promise<typeof import("typebox/value").Value> {
+	typeboxValue ??= import("typebox/value").then(
+		(module) => module.Value,
+		(error: unknown) => {
+			typeboxValue = undefined;
+			throw error;
+		},
+	);
+	return typeboxValue;
+}
+
+/** Loads the validator ahead of a first tool call (when the process has nothing else to do). */
+export async function preloadArgumentValidator(): Promise<void> {
+	await loadValidator();
+}
+
 export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
 /**
@@ -20,14 +36,7 @@ export async function validateArguments(schema: TSchema, args: Record<string, un
 		const shown = raw.length > MAX_RAW_SHOWN ? `${raw.slice(0, MAX_RAW_SHOWN)}... [${raw.length} characters]` : raw;
 		return { ok: false, message: `The arguments were not a valid JSON object${reason}: ${shown}` };
 	}
-	typeboxValue ??= import("typebox/value").then(
-		(module) => module.Value,
-		(error: unknown) => {
-			typeboxValue = undefined;
-			throw error;
-		},
-	);
-	const Value = await typeboxValue;
+	const Value = await loadValidator();
 	const converted = Value.Convert(schema, structuredClone(args)) as Record<string, unknown>;
 	if (Value.Check(schema, converted)) return { ok: true, value: converted };
 	const problems = [...Value.Errors(schema, converted)].map((error) => {

@@ -40,15 +40,24 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 
 type CreateAgentSession = typeof import("../runtime/create-agent-session.js").createAgentSession;
 
+function createWithSettings(
+	createAgentSession: CreateAgentSession,
+	args: CliArgs,
+	extensions: ExtensionOptions,
+	extra: CreateAgentSessionOptions = {},
+): { session: AgentSession; idlePreload: boolean } {
+	const { session, warnings, idlePreload } = createAgentSession({ ...sessionOptions(args, extensions), ...extra });
+	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
+	return { session, idlePreload };
+}
+
 function create(
 	createAgentSession: CreateAgentSession,
 	args: CliArgs,
 	extensions: ExtensionOptions,
 	extra: CreateAgentSessionOptions = {},
 ): AgentSession {
-	const { session, warnings } = createAgentSession({ ...sessionOptions(args, extensions), ...extra });
-	for (const warning of warnings) process.stderr.write(`Warning: ${warning}\n`);
-	return session;
+	return createWithSettings(createAgentSession, args, extensions, extra).session;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -87,14 +96,17 @@ async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	if (args.mode === "rpc") {
-		const [{ runRpcMode }, { createAgentSession }] = await Promise.all([
+		const [{ runRpcMode }, { createAgentSession }, { capYoungGeneration, releaseIdleMemory }] = await Promise.all([
 			import("../rpc/rpc-mode.js"),
 			import("../runtime/create-agent-session.js"),
+			import("./heap-tuning.js"),
 		]);
+		capYoungGeneration();
 		return runRpcMode({
 			version: __ATOMIC_VERSION__,
+			releaseMemory: releaseIdleMemory,
 			createSession: ({ ui, approvals, requestShutdown }) =>
-				create(
+				createWithSettings(
 					createAgentSession,
 					args,
 					{ mode: "rpc", ui, cancelDialogs: () => ui.cancelAll(), requestShutdown },

@@ -11,6 +11,8 @@ import type { Api, Context, Model, StreamOptions } from "./types.js";
  */
 export interface ProviderModule {
 	streamReply(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
+	/** Runs the SDK's request path once without the network (optional; see preloadProvider). */
+	warmUp?(): Promise<void>;
 }
 
 export type ProviderLoader = () => Promise<ProviderModule>;
@@ -46,9 +48,43 @@ function loadProvider(api: string): Promise<ProviderModule> {
 	return module;
 }
 
-/** Starts loading the module for an api without waiting for it (to warm up before a first request). */
-export function preloadProvider(api: string): void {
-	loadProvider(api).catch(() => undefined);
+/**
+ * Loads the module for an api (and the SDK it imports) ahead of a first request; resolves once it
+ * is loaded, rejects when it cannot be (the first request then reports the failure itself).
+ */
+export async function preloadProvider(api: string): Promise<void> {
+	await loadProvider(api);
+}
+
+/** Runs the provider's warm-up request (a canned reply, no network) when it has one. */
+export async function warmUpProvider(api: string): Promise<void> {
+	const provider = await loadProvider(api);
+	await provider.warmUp?.();
+}
+
+/**
+ * Loads Node's HTTP client (undici, behind the global `fetch`, which every provider SDK uses) and
+ * runs one request through it, to a server of its own on loopback that lives for that request:
+ * otherwise the first provider request would load it, compile its code and its HTTP parser.
+ */
+export async function preloadHttpClient(): Promise<void> {
+	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
+	const { createServer } = await import("node:http");
+	const server = createServer((_request, response) => response.end("ok"));
+	try {
+		const port = await new Promise<number>((resolve, reject) => {
+			server.once("error", reject);
+			server.listen(0, "127.0.0.1", () => {
+				const address = server.address();
+				if (address && typeof address === "object") resolve(address.port);
+				else reject(new Error("the loopback server has no port"));
+			});
+		});
+		await (await fetch(`http://127.0.0.1:${port}/`)).text();
+	} finally {
+		server.closeAllConnections();
+		server.close();
+	}
 }
 
 export const ABORTED_MESSAGE = "Request was aborted";

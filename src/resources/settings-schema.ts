@@ -117,6 +117,8 @@ export const SettingsSchema = Type.Object(
 				description: "an array of provider/id patterns",
 			}),
 		),
+		/** Load what the model and the tools need while the process is idle after start-up (default true). */
+		idlePreload: flag(),
 		/** Quiet time after which a busy session sends a heartbeat (ms); 0: never. */
 		heartbeatMs: Type.Optional(milliseconds()),
 		/** Tool approvals: mode, allow and deny rules, request timeout. */

@@ -1,28 +1,42 @@
 import { onTerminationSignal, takeOverStdoutWrites } from "../platform/process-io.js";
 import type { AgentSession } from "../runtime/agent-session.js";
+import { IdlePreload } from "../runtime/idle-preload.js";
+import { preloadSteps } from "../runtime/preload-steps.js";
 import { killAllShells } from "../tools/shell-processes.js";
 import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
 import { LineSplitter, type RecordText } from "./framing.js";
 import { type OutputStream, OutputWriter } from "./output.js";
 import { COMMANDS } from "./protocol/commands.js";
+import { loadValidator } from "./protocol/validate.js";
 import { RpcServer } from "./server.js";
 
 export const PROTOCOL_VERSION = 1;
 
 /** How long shutdown waits for running work to answer before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 5000;
+/** Quiet time after a prompt before `releaseMemory` runs. */
+const RELEASE_IDLE_MS = 5000;
 
 export interface RpcModeOptions {
 	version: string;
 	/**
 	 * Builds the session; may throw (bad --model): the error goes to stderr and the exit code is 1.
 	 * `ui` is the dialog bridge for extensions; `approvals` answers tool approval requests from
-	 * the client; `requestShutdown` is what `ctx.shutdown()` calls.
+	 * the client; `requestShutdown` is what `ctx.shutdown()` calls. `idlePreload: false` (settings.json)
+	 * turns off loading ahead, while idle, what the first prompt needs.
 	 */
-	createSession(rpc: { ui: RpcExtensionUi; approvals: RpcApprovals; requestShutdown(): void }): AgentSession;
+	createSession(rpc: { ui: RpcExtensionUi; approvals: RpcApprovals; requestShutdown(): void }): {
+		session: AgentSession;
+		idlePreload?: boolean;
+	};
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
+	/**
+	 * Run once the process has been idle for a while after a prompt (the CLI gives back heap);
+	 * returns whether it did anything.
+	 */
+	releaseMemory?(): boolean;
 }
 
 /**
@@ -39,6 +53,8 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 	return new Promise((resolveExit) => {
 		let server: RpcServer | undefined;
 		let session: AgentSession | undefined;
+		let preload: IdlePreload | undefined;
+		let release: IdlePreload | undefined;
 		const early: RecordText[] = [];
 		let shuttingDown = false;
 
@@ -46,6 +62,8 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			void shutdown(0);
 		});
 		const splitter = new LineSplitter((record) => {
+			preload?.touch();
+			release?.touch();
 			if (server) server.handleRecord(record);
 			else early.push(record);
 		});
@@ -57,6 +75,8 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 				return;
 			}
 			shuttingDown = true;
+			preload?.stop();
+			release?.stop();
 			stdin.removeAllListeners("data");
 			stdin.pause();
 			const grace = setTimeout(() => {
@@ -91,14 +111,15 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 		let shutdownRequested = false;
 		const ui = new RpcExtensionUi((record) => void writer.write(record));
 		const approvals = new RpcApprovals();
+		let idlePreload: boolean | undefined;
 		try {
-			session = options.createSession({
+			({ session, idlePreload } = options.createSession({
 				ui,
 				approvals,
 				requestShutdown: () => {
 					shutdownRequested = true;
 				},
-			});
+			}));
 		} catch (error) {
 			process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
 			resolveExit(1);
@@ -122,7 +143,54 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			approvals,
 		);
 		for (const record of early.splice(0)) server.handleRecord(record);
+		if (shuttingDown) return;
+		if (idlePreload !== false) preload = startPreload(session);
+		else if (debugIdle()) process.stderr.write("preload: off\n");
+		const releaseMemory = options.releaseMemory;
+		if (releaseMemory) {
+			const working = session;
+			working.subscribe((event) => {
+				if (event.type !== "agent_settled" || shuttingDown || (release && release.remaining > 0)) return;
+				release = startRelease(working, releaseMemory);
+			});
+		}
 	});
+}
+
+/** ATOMIC_DEBUG_IDLE=1: what the process does while idle (preload steps, memory release) goes to stderr. */
+function debugIdle(): boolean {
+	return process.env.ATOMIC_DEBUG_IDLE === "1";
+}
+
+/** Runs `releaseMemory` once the process has been idle for RELEASE_IDLE_MS after a prompt. */
+function startRelease(session: AgentSession, releaseMemory: () => boolean): IdlePreload {
+	const run = () => {
+		const collected = releaseMemory();
+		if (debugIdle()) process.stderr.write(`idle: release-memory ${collected ? "collected" : "skipped"}\n`);
+	};
+	const release = new IdlePreload([{ name: "release-memory", run }], {
+		idleMs: RELEASE_IDLE_MS,
+		isBusy: () => session.isStreaming || session.isCompacting,
+	});
+	release.start();
+	return release;
+}
+
+/**
+ * Loads, while no command arrives and no prompt runs, what the first prompt would otherwise load:
+ * the model's provider SDK, the HTTP client, the validators, the tools' libraries.
+ */
+function startPreload(session: AgentSession): IdlePreload {
+	const debug = debugIdle();
+	const preload = new IdlePreload([...preloadSteps(session), { name: "command-validator", run: loadValidator }], {
+		isBusy: () => session.isStreaming || session.isCompacting,
+		onStep: debug
+			? ({ name, ms, error }) =>
+					process.stderr.write(`preload: ${name} ${error ? `failed: ${error}` : "loaded"} (${ms.toFixed(1)} ms)\n`)
+			: undefined,
+	});
+	preload.start();
+	return preload;
 }
 
 /** The real stdout for protocol records; every other write to stdout goes to stderr. */

@@ -28,21 +28,34 @@ export class AbortTree {
 	private readonly open = new Set<OpenOperation>();
 	private readonly listeners = new Set<() => void>();
 
-	/** Starts an operation under the root and, when given, under `parent` too. */
+	/**
+	 * Starts an operation under the root and, when given, under `parent` too. Its signal follows
+	 * them through listeners removed by `finish()`: AbortSignal.any would leave an entry per
+	 * operation in the long-lived root signal (Node 20 never prunes them).
+	 */
 	start(parent?: AbortSignal): Operation {
 		const own = new AbortController();
-		const signals = [this.root.signal, own.signal];
-		if (parent) signals.push(parent);
+		const sources = parent ? [this.root.signal, parent] : [this.root.signal];
+		const follow = (event: Event) => {
+			const source = event.target instanceof AbortSignal ? event.target : undefined;
+			own.abort(source?.reason);
+		};
+		for (const source of sources) {
+			if (own.signal.aborted) break;
+			if (source.aborted) own.abort(source.reason);
+			else source.addEventListener("abort", follow, { once: true });
+		}
 		let markStopped: () => void = () => undefined;
 		const stopped = new Promise<void>((resolve) => {
 			markStopped = resolve;
 		});
 		const operation: OpenOperation = {
-			signal: AbortSignal.any(signals),
+			signal: own.signal,
 			root: this.root,
 			stopped,
 			cancel: () => own.abort(),
 			finish: () => {
+				for (const source of sources) source.removeEventListener("abort", follow);
 				this.open.delete(operation);
 				markStopped();
 			},

@@ -90,6 +90,8 @@ export interface CreatedAgentSession {
 	session: AgentSession;
 	/** Non-fatal problems for stderr (models.json, settings, unknown thinking level). */
 	warnings: string[];
+	/** settings.json `idlePreload`: whether a long-lived mode loads ahead what a first prompt needs. */
+	idlePreload: boolean;
 }
 
 /**
@@ -198,7 +200,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 	const selected = agentSession.model;
 	if (options.apiKey && selected) registry.credentials.setRuntimeKey(selected.provider, options.apiKey);
 	if (options.name !== undefined) agentSession.setSessionName(options.name);
-	return { session: agentSession, warnings };
+	return { session: agentSession, warnings, idlePreload: settings.idlePreload ?? true };
 }
 
 function openInitialSession(

@@ -3,6 +3,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { networkCode, ProviderFailure, providerError, retryAfterFromError } from "../errors.js";
 import type { Model, StreamOptions } from "../types.js";
 import { classifyOpenAIFailure, failureFields, withStatus } from "./openai-errors.js";
+import { WARM_UP_BASE_URL } from "./warm-up.js";
 
 /** Sent when the caller has no key: local OpenAI-compatible servers ignore it, the SDK requires one. */
 const PLACEHOLDER_API_KEY = "atomic-no-api-key";
@@ -43,6 +44,20 @@ export function connectOpenAI(model: Model, options: StreamOptions): OpenAIConne
 		},
 	});
 	return { client, toFailure: (error) => normalizeOpenAIError(error, lastErrorBody) };
+}
+
+/** A client whose requests `fetchReply` answers (a warm-up: see warm-up.ts). */
+export function warmUpClient(fetchReply: typeof fetch): OpenAI {
+	return new OpenAI({
+		apiKey: PLACEHOLDER_API_KEY,
+		adminAPIKey: null,
+		organization: null,
+		project: null,
+		baseURL: WARM_UP_BASE_URL,
+		maxRetries: 0,
+		logger: stderrLogger,
+		fetch: fetchReply,
+	});
 }
 
 /**

@@ -1,0 +1,117 @@
+import type { PreloadStep } from "./preload-steps.js";
+
+/** Quiet time (no input, nothing running) before the next step starts. */
+export const DEFAULT_PRELOAD_IDLE_MS = 100;
+
+export interface PreloadReport {
+	name: string;
+	/** How long the step took, wall clock. */
+	ms: number;
+	/** Why it failed; the first use then loads (and reports) it itself. */
+	error?: string;
+}
+
+export interface IdlePreloadOptions {
+	/** Default DEFAULT_PRELOAD_IDLE_MS. */
+	idleMs?: number;
+	/** True while the session works (a prompt, a compaction): no step starts then. */
+	isBusy(): boolean;
+	/** Told after each step (diagnostics). */
+	onStep?(report: PreloadReport): void;
+}
+
+/**
+ * Runs preload steps one at a time while the process has nothing else to do: a step starts only
+ * once no input has arrived for `idleMs` and the session is not busy; input that arrives stops
+ * further steps until it is quiet again. A step that is running is not interrupted (one module
+ * import), so a command waits at most for that one step. Nothing here throws or keeps the process
+ * alive.
+ */
+export class IdlePreload {
+	private readonly pending: PreloadStep[];
+	private readonly idleMs: number;
+	private timer: NodeJS.Timeout | undefined;
+	private running = false;
+	private stopped = false;
+	/** Bumped by every input: a step that finds it changed leaves the next one to the idle timer. */
+	private activity = 0;
+	private resolveFinished: () => void = () => undefined;
+	/** Resolves once every step has run, or on stop. */
+	readonly finished: Promise<void>;
+
+	constructor(
+		steps: readonly PreloadStep[],
+		private readonly options: IdlePreloadOptions,
+	) {
+		this.pending = [...steps];
+		this.idleMs = options.idleMs ?? DEFAULT_PRELOAD_IDLE_MS;
+		this.finished = new Promise((resolve) => {
+			this.resolveFinished = resolve;
+		});
+	}
+
+	/** Steps left to run. */
+	get remaining(): number {
+		return this.pending.length;
+	}
+
+	/** Starts waiting for quiet time (once start-up has answered). */
+	start(): void {
+		this.arm();
+	}
+
+	/** Input arrived: no further step starts until it has been quiet for `idleMs` again. */
+	touch(): void {
+		this.activity++;
+		if (!this.running) this.arm();
+	}
+
+	stop(): void {
+		this.stopped = true;
+		this.pending.length = 0;
+		clearTimeout(this.timer);
+		this.resolveFinished();
+	}
+
+	private arm(): void {
+		clearTimeout(this.timer);
+		this.timer = undefined;
+		if (this.stopped || this.pending.length === 0) {
+			this.resolveFinished();
+			return;
+		}
+		this.timer = setTimeout(() => this.next(this.activity), this.idleMs);
+		this.timer.unref();
+	}
+
+	private next(seen: number): void {
+		this.timer = undefined;
+		if (this.stopped) return;
+		if (seen !== this.activity || this.options.isBusy()) {
+			this.arm();
+			return;
+		}
+		const step = this.pending.shift();
+		if (!step) {
+			this.resolveFinished();
+			return;
+		}
+		this.running = true;
+		const started = performance.now();
+		const report = (error?: string) => {
+			this.running = false;
+			this.options.onStep?.({ name: step.name, ms: performance.now() - started, ...(error ? { error } : {}) });
+			if (this.stopped) return;
+			// Input during the step: wait for quiet again. Otherwise the next step comes after the
+			// I/O callbacks already due, so a command that arrived meanwhile is read first.
+			if (seen !== this.activity) this.arm();
+			else setImmediate(() => this.next(seen)).unref();
+		};
+		Promise.resolve()
+			.then(() => step.run())
+			.then(
+				() => report(),
+				(error: unknown) => report(error instanceof Error ? error.message : String(error)),
+			);
+	}
+}

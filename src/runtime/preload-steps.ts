@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import { preloadArgumentValidator } from "../agent/validation.js";
+import { preloadHttpClient, preloadProvider, warmUpProvider } from "../llm/registry.js";
+import { toolPreloads } from "../tools/preload.js";
+import type { AgentSession } from "./agent-session.js";
+
+/** One piece of what a first prompt would load, loaded ahead by IdlePreload. */
+export interface PreloadStep {
+	/** What it loads, for diagnostics: `provider:anthropic-messages`, `http-client`, `edit:diff`. */
+	name: string;
+	run(): Promise<void> | void;
+}
+
+/**
+ * What the first prompt of `session` would load on first use, in the order a tool loop needs it:
+ * the provider module and SDK for the model's api, Node's HTTP client, one canned request through
+ * the SDK (no network), the tool-argument validator (when tools are offered), then the libraries of
+ * the offered tools. Read when called: a model or
+ * tool change later is picked up by the next call.
+ */
+export function preloadSteps(session: AgentSession): PreloadStep[] {
+	const steps: PreloadStep[] = [];
+	const api = session.model?.api;
+	if (api) steps.push({ name: `provider:${api}`, run: () => preloadProvider(api) });
+	steps.push({ name: "http-client", run: preloadHttpClient });
+	if (api) steps.push({ name: `warm-up:${api}`, run: () => warmUpProvider(api) });
+	// Entry ids: the first UUID fills crypto's entropy pool.
+	steps.push({ name: "entry-ids", run: () => void randomUUID() });
+	const tools = session.getState().tools;
+	if (tools.length > 0) steps.push({ name: "argument-validator", run: preloadArgumentValidator });
+	for (const preload of toolPreloads(tools)) steps.push({ name: preload.name, run: preload.load });
+	return steps;
+}

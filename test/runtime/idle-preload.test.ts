@@ -1,0 +1,172 @@
+import { describe, expect, it, vi } from "vitest";
+import { IdlePreload, type PreloadReport } from "../../src/runtime/idle-preload.js";
+import { type PreloadStep, preloadSteps } from "../../src/runtime/preload-steps.js";
+import { startSession } from "./helpers.js";
+
+// Counts loads of the Anthropic provider module (which imports the SDK): the factory runs on its
+// first import only. (The test support imports the SDK's error classes itself.)
+const sdkLoads = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../src/llm/providers/anthropic-messages.js", async (importOriginal) => {
+	sdkLoads.count++;
+	return importOriginal();
+});
+
+/** Resolves once `check` holds, re-checked on every call of `poke`. */
+function until(check: () => boolean): { poke: () => void; reached: Promise<void> } {
+	let resolve: () => void = () => undefined;
+	const reached = new Promise<void>((done) => {
+		resolve = done;
+	});
+	const poke = () => {
+		if (check()) resolve();
+	};
+	return { poke, reached };
+}
+
+describe("IdlePreload", () => {
+	it("runs every step once it is quiet, in order, and reports each", async () => {
+		const ran: string[] = [];
+		const steps: PreloadStep[] = ["a", "b", "c"].map((name) => ({ name, run: () => void ran.push(name) }));
+		const reports: PreloadReport[] = [];
+		const preload = new IdlePreload(steps, {
+			idleMs: 5,
+			isBusy: () => false,
+			onStep: (report) => reports.push(report),
+		});
+		preload.start();
+		await preload.finished;
+		expect(ran).toEqual(["a", "b", "c"]);
+		expect(reports.map((report) => report.name)).toEqual(["a", "b", "c"]);
+		expect(preload.remaining).toBe(0);
+	});
+
+	it("starts no step while the session is busy, and carries on once it is not", async () => {
+		let busy = true;
+		let checks = 0;
+		const ran: string[] = [];
+		const watch = until(() => checks >= 3);
+		const preload = new IdlePreload([{ name: "a", run: () => void ran.push("a") }], {
+			idleMs: 5,
+			isBusy: () => {
+				checks++;
+				watch.poke();
+				return busy;
+			},
+		});
+		preload.start();
+		await watch.reached;
+		// Three idle checks found it busy: nothing ran.
+		expect(ran).toEqual([]);
+		busy = false;
+		await preload.finished;
+		expect(ran).toEqual(["a"]);
+	});
+
+	it("stops after the running step when input arrives, until it is quiet again", async () => {
+		const ran: string[] = [];
+		let busy = false;
+		let checksAfterInput = 0;
+		const watch = until(() => checksAfterInput >= 3);
+		let preload: IdlePreload | undefined;
+		const steps: PreloadStep[] = [
+			{
+				name: "a",
+				run: () => {
+					ran.push("a");
+					// A command arrives while this step runs, and keeps the session busy.
+					busy = true;
+					preload?.touch();
+				},
+			},
+			{ name: "b", run: () => void ran.push("b") },
+		];
+		preload = new IdlePreload(steps, {
+			idleMs: 5,
+			isBusy: () => {
+				if (busy) {
+					checksAfterInput++;
+					watch.poke();
+				}
+				return busy;
+			},
+		});
+		preload.start();
+		await watch.reached;
+		expect(ran).toEqual(["a"]);
+		expect(preload.remaining).toBe(1);
+		busy = false;
+		preload.touch();
+		await preload.finished;
+		expect(ran).toEqual(["a", "b"]);
+	});
+
+	it("reports a failing step and runs the others", async () => {
+		const reports: PreloadReport[] = [];
+		const steps: PreloadStep[] = [
+			{
+				name: "broken",
+				run: () => Promise.reject(new Error("no such module")),
+			},
+			{ name: "fine", run: () => undefined },
+		];
+		const preload = new IdlePreload(steps, {
+			idleMs: 1,
+			isBusy: () => false,
+			onStep: (report) => reports.push(report),
+		});
+		preload.start();
+		await preload.finished;
+		expect(reports.map(({ name, error }) => ({ name, error }))).toEqual([
+			{ name: "broken", error: "no such module" },
+			{ name: "fine", error: undefined },
+		]);
+	});
+
+	it("runs nothing after stop()", async () => {
+		const ran: string[] = [];
+		const preload = new IdlePreload([{ name: "a", run: () => void ran.push("a") }], {
+			idleMs: 1,
+			isBusy: () => false,
+		});
+		preload.start();
+		preload.stop();
+		await preload.finished;
+		expect(ran).toEqual([]);
+	});
+});
+
+describe("preloadSteps", () => {
+	it("covers the model's provider SDK and a canned request through it, the HTTP client, the validator and the edit tool's diff", async () => {
+		const { session } = startSession();
+		const steps = preloadSteps(session);
+		expect(steps.map((step) => step.name)).toEqual([
+			"provider:anthropic-messages",
+			"http-client",
+			"warm-up:anthropic-messages",
+			"entry-ids",
+			"argument-validator",
+			"edit:diff",
+		]);
+		expect(sdkLoads.count).toBe(0);
+		const reports: PreloadReport[] = [];
+		const preload = new IdlePreload(steps, {
+			idleMs: 1,
+			isBusy: () => session.isStreaming,
+			onStep: (report) => reports.push(report),
+		});
+		preload.start();
+		await preload.finished;
+		expect(reports.filter((report) => report.error !== undefined)).toEqual([]);
+		expect(sdkLoads.count).toBe(1);
+	});
+
+	it("offers no tool validator or diff when no tool is enabled", () => {
+		const { session } = startSession({ create: { tools: [] } });
+		expect(preloadSteps(session).map((step) => step.name)).toEqual([
+			"provider:anthropic-messages",
+			"http-client",
+			"warm-up:anthropic-messages",
+			"entry-ids",
+		]);
+	});
+});
