@@ -8,13 +8,15 @@ import { CLI, makeAgentDir } from "../support/rpc-process.js";
 const HOOKS = pathToFileURL(join(import.meta.dirname, "../support/load-log-hooks.mjs")).href;
 const REGISTER = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(HOOKS)});`;
 
-/** The protocol SDKs are bundled into chunks: the bundler's comments name their source files. */
+/** SDKs bundled into lazily loaded chunks: the bundler's comments name their source files. */
 const BUNDLED_SDKS = {
 	acp: "node_modules/@agentclientprotocol/sdk/",
 	mcp: "node_modules/@modelcontextprotocol/sdk/",
+	anthropic: "node_modules/@anthropic-ai/sdk/",
+	openai: "node_modules/openai/",
 };
-/** The provider SDKs stay packages of their own: their paths show. */
-const EXTERNAL_SDKS = ["@anthropic-ai/sdk", "/openai/", "@google/genai", "/jiti/"];
+/** Packages that stay outside the bundle: their paths show. */
+const EXTERNAL_SDKS = ["@google/genai", "/jiti/"];
 
 const trees: ReturnType<typeof makeAgentDir>[] = [];
 afterEach(() => {
@@ -23,7 +25,8 @@ afterEach(() => {
 
 /** Runs `atomic <args>` to its first response to `get_state` and then to its exit; the files it loaded. */
 async function loadedBy(args: string[], input: string): Promise<{ urls: string[]; sources: string }> {
-	const tree = makeAgentDir();
+	// Without the idle preload, which loads the model's SDK once the process has been idle a while.
+	const tree = makeAgentDir({ settings: { idlePreload: false } });
 	trees.push(tree);
 	const log = join(tree.root, "loads.log");
 	const child = spawn(process.execPath, ["--import", REGISTER, CLI, ...args], {
@@ -61,8 +64,7 @@ describe("start-up loads only what the mode needs", () => {
 		// The log sees the bundle's own chunks (RPC mode is one), so an SDK chunk would show too.
 		expect(urls.some((url) => /\/dist\/chunks\/rpc-mode-\w+\.js$/.test(url))).toBe(true);
 		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
-		expect(sources).not.toContain(BUNDLED_SDKS.acp);
-		expect(sources).not.toContain(BUNDLED_SDKS.mcp);
+		for (const sdk of Object.values(BUNDLED_SDKS)) expect(sources).not.toContain(sdk);
 	});
 
 	it("ACP mode loads the ACP SDK, and no provider or MCP SDK before a prompt", async () => {
@@ -70,6 +72,8 @@ describe("start-up loads only what the mode needs", () => {
 		const { urls, sources } = await loadedBy(["--mode", "acp"], `${JSON.stringify(initialize)}\n`);
 		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
 		expect(sources).toContain(BUNDLED_SDKS.acp);
-		expect(sources).not.toContain(BUNDLED_SDKS.mcp);
+		for (const sdk of [BUNDLED_SDKS.mcp, BUNDLED_SDKS.anthropic, BUNDLED_SDKS.openai]) {
+			expect(sources).not.toContain(sdk);
+		}
 	});
 });
