@@ -38,8 +38,13 @@ export interface SessionRequest extends AcpSessionSetup {
 
 export interface AcpAgentOptions {
 	version: string;
-	/** Builds an AgentSession; may throw (an unknown session id, a bad --model): the request fails with the message. */
-	createSession(request: SessionRequest): AgentSession;
+	/**
+	 * Builds an AgentSession; may throw (an unknown session id, a bad --model): the request fails
+	 * with the message. `idlePreload` is the session's settings.json `idlePreload`.
+	 */
+	createSession(request: SessionRequest): { session: AgentSession; idlePreload: boolean };
+	/** Told of every session opened (after it answers its first update). Must not throw. */
+	onSessionOpened?(session: AgentSession, settings: { idlePreload: boolean }): void;
 	sessionDirectories: SessionDirectories;
 	/** Whether some provider has a key (for `authenticate`). */
 	hasCredentials(): boolean;
@@ -159,6 +164,12 @@ export class AcpAgent {
 		return sessionFilesByRecency(dir).some(({ path }) => readSessionHeader(path)?.id === sessionId);
 	}
 
+	/** Whether any open session is working (a prompt or a compaction). */
+	isBusy(): boolean {
+		for (const { session } of this.sessions.values()) if (session.isStreaming || session.isCompacting) return true;
+		return false;
+	}
+
 	private open(cwd: string, sessionId: string | undefined, mcpServers: readonly McpServer[]): AcpSession {
 		if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
 		const problem = directoryProblem(cwd);
@@ -168,6 +179,7 @@ export class AcpAgent {
 		if (!client) throw new RequestError(INTERNAL_ERROR, "The connection is not open yet");
 		const acp = new AcpSession(client, this.capabilities);
 		let agentSession: AgentSession;
+		let idlePreload: boolean;
 		try {
 			const request: SessionRequest = {
 				...acp.setup(),
@@ -176,12 +188,13 @@ export class AcpAgent {
 				requestShutdown: () => this.onShutdownRequest(),
 			};
 			if (sessionId !== undefined) request.sessionId = sessionId;
-			agentSession = this.options.createSession(request);
+			({ session: agentSession, idlePreload } = this.options.createSession(request));
 		} catch (error) {
 			throw new RequestError(INTERNAL_ERROR, errorText(error));
 		}
 		acp.attach(agentSession);
 		this.sessions.set(acp.id, acp);
+		this.options.onSessionOpened?.(agentSession, { idlePreload });
 		return acp;
 	}
 }

@@ -1,5 +1,7 @@
 import { agent, ndJsonStream } from "@agentclientprotocol/sdk";
 import { onTerminationSignal } from "../platform/process-io.js";
+import { debugIdle, type IdlePreload, startIdlePreload } from "../runtime/idle-preload.js";
+import { preloadSteps } from "../runtime/preload-steps.js";
 import { killAllShells } from "../tools/index.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
 import { readStdin, takeOverStdout } from "./stdio.js";
@@ -8,7 +10,7 @@ import { errorText } from "./update-queue.js";
 /** How long shutdown waits for running work to stop before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 5000;
 
-export interface AcpModeOptions extends AcpAgentOptions {
+export interface AcpModeOptions extends Omit<AcpAgentOptions, "onSessionOpened"> {
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
 }
@@ -43,7 +45,21 @@ function buildApp(acp: AcpAgent) {
 export function runAcpMode(options: AcpModeOptions): Promise<number> {
 	const stdin = options.stdin ?? process.stdin;
 	const output = takeOverStdout(options.stdout ?? process.stdout);
-	const acp = new AcpAgent(options);
+	let preload: IdlePreload | undefined;
+	let preloadOff = false;
+	const acp: AcpAgent = new AcpAgent({
+		...options,
+		// The first session's model and tools tell what a first prompt will load: load it while idle.
+		onSessionOpened: (session, { idlePreload }) => {
+			if (preload || preloadOff) return;
+			if (idlePreload) preload = startIdlePreload(preloadSteps(session), () => acp.isBusy());
+			else {
+				preloadOff = true;
+				if (debugIdle()) process.stderr.write("preload: off\n");
+			}
+		},
+	});
+	stdin.on("data", () => preload?.touch());
 	const connection = buildApp(acp).connect(ndJsonStream(output, readStdin(stdin)));
 	acp.client = connection.client;
 	return new Promise((resolveExit) => {
@@ -51,6 +67,7 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
 		const shutdown = async (code: number): Promise<void> => {
 			if (shuttingDown) return;
 			shuttingDown = true;
+			preload?.stop();
 			const grace = setTimeout(() => {
 				killAllShells();
 				resolveExit(code);

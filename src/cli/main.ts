@@ -126,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
 			sessionDirectories: sessionDirectories({ sessionDir: args.sessionDir, noSession: args.noSession }),
 			hasCredentials: () => new ModelRegistry(agentDir()).available().length > 0,
 			createSession: (request) =>
-				create(
+				createWithSettings(
 					createAgentSession,
 					// The editor chooses the session: --session, --continue and --name do not apply.
 					{ ...args, session: request.sessionId, continueSession: false, name: undefined },

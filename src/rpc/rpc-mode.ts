@@ -1,6 +1,6 @@
 import { onTerminationSignal, takeOverStdoutWrites } from "../platform/process-io.js";
 import type { AgentSession } from "../runtime/agent-session.js";
-import { IdlePreload } from "../runtime/idle-preload.js";
+import { debugIdle, IdlePreload, startIdlePreload } from "../runtime/idle-preload.js";
 import { preloadSteps } from "../runtime/preload-steps.js";
 import { killAllShells } from "../tools/shell-processes.js";
 import { RpcApprovals } from "./approvals.js";
@@ -157,11 +157,6 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 	});
 }
 
-/** ATOMIC_DEBUG_IDLE=1: what the process does while idle (preload steps, memory release) goes to stderr. */
-function debugIdle(): boolean {
-	return process.env.ATOMIC_DEBUG_IDLE === "1";
-}
-
 /** Runs `releaseMemory` once the process has been idle for RELEASE_IDLE_MS after a prompt. */
 function startRelease(session: AgentSession, releaseMemory: () => boolean): IdlePreload {
 	const run = () => {
@@ -181,16 +176,8 @@ function startRelease(session: AgentSession, releaseMemory: () => boolean): Idle
  * the model's provider SDK, the HTTP client, the validators, the tools' libraries.
  */
 function startPreload(session: AgentSession): IdlePreload {
-	const debug = debugIdle();
-	const preload = new IdlePreload([...preloadSteps(session), { name: "command-validator", run: loadValidator }], {
-		isBusy: () => session.isStreaming || session.isCompacting,
-		onStep: debug
-			? ({ name, ms, error }) =>
-					process.stderr.write(`preload: ${name} ${error ? `failed: ${error}` : "loaded"} (${ms.toFixed(1)} ms)\n`)
-			: undefined,
-	});
-	preload.start();
-	return preload;
+	const steps = [...preloadSteps(session), { name: "command-validator", run: loadValidator }];
+	return startIdlePreload(steps, () => session.isStreaming || session.isCompacting);
 }
 
 /** The real stdout for protocol records; every other write to stdout goes to stderr. */

@@ -115,3 +115,21 @@ export class IdlePreload {
 			);
 	}
 }
+
+/** ATOMIC_DEBUG_IDLE=1: what the process does while idle (preload steps, memory release) goes to stderr. */
+export function debugIdle(): boolean {
+	return process.env.ATOMIC_DEBUG_IDLE === "1";
+}
+
+/** Starts an IdlePreload of `steps`, reporting each step on stderr when ATOMIC_DEBUG_IDLE=1. */
+export function startIdlePreload(steps: readonly PreloadStep[], isBusy: () => boolean): IdlePreload {
+	const preload = new IdlePreload(steps, {
+		isBusy,
+		onStep: debugIdle()
+			? ({ name, ms, error }) =>
+					process.stderr.write(`preload: ${name} ${error ? `failed: ${error}` : "loaded"} (${ms.toFixed(1)} ms)\n`)
+			: undefined,
+	});
+	preload.start();
+	return preload;
+}

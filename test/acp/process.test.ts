@@ -24,7 +24,40 @@ const NOISY = `export default (pi) => {
 };
 `;
 
+/** Resolves once the client's copy of the agent's stderr contains `text`. */
+async function stderrShows(client: { stderr: string; child: { stderr: NodeJS.ReadableStream } }, text: string) {
+	while (!client.stderr.includes(text)) {
+		await new Promise((resolve) => client.child.stderr.once("data", resolve));
+	}
+}
+
 describe("the ACP process", () => {
+	it("loads what the first prompt needs once idle after its first session, unless settings say idlePreload: false", async () => {
+		const { client, dirs } = await harness.start({ env: { ATOMIC_DEBUG_IDLE: "1" } });
+		const sessionId = await client.newSession(dirs.work);
+		await stderrShows(client, "preload: edit:diff loaded");
+		const steps = client.stderr.split("\n").filter((line) => line.startsWith("preload: "));
+		expect(steps.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
+			"preload: provider:anthropic-messages loaded",
+			"preload: http-client loaded",
+			"preload: warm-up:anthropic-messages loaded",
+			"preload: entry-ids loaded",
+			"preload: argument-validator loaded",
+			"preload: edit:diff loaded",
+		]);
+		harness.server.enqueue(textReply("after the preload"));
+		const answer = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+		expect(answer.stopReason).toBe("end_turn");
+
+		const off = await harness.start({ env: { ATOMIC_DEBUG_IDLE: "1" }, settings: { idlePreload: false } });
+		const quiet = await off.client.newSession(off.dirs.work);
+		await stderrShows(off.client, "preload: off");
+		harness.server.enqueue(textReply("loaded on first use"));
+		await off.client.agent.request("session/prompt", { sessionId: quiet, prompt: [{ type: "text", text: "hi" }] });
+		expect(off.client.text(quiet, "agent_message_chunk")).toBe("loaded on first use");
+		expect(off.client.stderr).not.toContain("preload: provider:");
+	});
+
 	it("keeps stdout for protocol messages: console and raw writes of extensions and tools go to stderr", async () => {
 		harness.server.enqueue(toolReply("noisy", {}), textReply("finished"));
 		const { client, dirs } = await harness.start({
