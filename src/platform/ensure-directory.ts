@@ -35,6 +35,21 @@ function creationFailed(level: string, error: unknown): DirectoryCreationError {
 }
 
 /**
+ * One step up from `current` towards the nearest existing ancestor: undefined once `current`
+ * exists (it must be a directory), else its parent, with `current` added to the levels to create.
+ */
+function climb(target: string, current: string, stats: Stats | undefined, missing: string[]): string | undefined {
+	if (stats) {
+		if (!stats.isDirectory()) throw notADirectory(target, current, stats);
+		return undefined;
+	}
+	missing.push(current);
+	const parent = dirname(current);
+	if (parent === current) throw new DirectoryCreationError(`Cannot create directory ${target}: no root`);
+	return parent;
+}
+
+/**
  * Makes sure `path` is a directory, creating the missing levels. Unlike `mkdir -p` as Node 20
  * implements it (which loops for ever on paths such as `/proc/<gone pid>/x`), this walks up once
  * to the nearest existing ancestor, checks that it is a directory, and creates each missing level
@@ -48,13 +63,8 @@ export async function ensureDirectory(path: string, options: EnsureDirectoryOpti
 			if (isAbsent(error)) return undefined;
 			throw creationFailed(target, error);
 		});
-		if (stats) {
-			if (!stats.isDirectory()) throw notADirectory(target, current, stats);
-			break;
-		}
-		missing.push(current);
-		const parent = dirname(current);
-		if (parent === current) throw new DirectoryCreationError(`Cannot create directory ${target}: no root`);
+		const parent = climb(target, current, stats, missing);
+		if (parent === undefined) break;
 		current = parent;
 	}
 	for (const level of missing.reverse()) {
@@ -79,13 +89,8 @@ export function ensureDirectorySync(path: string, options: EnsureDirectoryOption
 		} catch (error) {
 			if (!isAbsent(error)) throw creationFailed(target, error);
 		}
-		if (stats) {
-			if (!stats.isDirectory()) throw notADirectory(target, current, stats);
-			break;
-		}
-		missing.push(current);
-		const parent = dirname(current);
-		if (parent === current) throw new DirectoryCreationError(`Cannot create directory ${target}: no root`);
+		const parent = climb(target, current, stats, missing);
+		if (parent === undefined) break;
 		current = parent;
 	}
 	for (const level of missing.reverse()) {
