@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { CreateAgentSessionOptions } from "../runtime/create-agent-session.js";
 import type { ExtensionSetup } from "../runtime/extension-bridge.js";
@@ -76,15 +74,7 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(rpcSchemaText());
 		return 0;
 	}
-	// models.json, settings.json and auth.json are checked by TypeBox's compiled validator: load it
-	// now, only when one of them exists.
-	const [{ agentDir }, { preloadConfigValidator }] = await Promise.all([
-		import("../llm/config-paths.js"),
-		import("../llm/config-validator.js"),
-	]);
-	const configFiles = ["models.json", "settings.json", "auth.json"].map((name) => join(agentDir(), name));
-	configFiles.push(join(process.cwd(), ".atomic", "settings.json"));
-	if (configFiles.some((file) => existsSync(file))) await preloadConfigValidator();
+	const { agentDir } = await import("../llm/config-paths.js");
 	if (args.listModels) {
 		const [{ ModelRegistry }, { listModels }] = await Promise.all([
 			import("../llm/model-registry.js"),

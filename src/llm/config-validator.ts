@@ -1,41 +1,50 @@
 import { createRequire } from "node:module";
 import type { StaticEncode, TSchema } from "typebox";
-import type { Validator } from "typebox/compile";
+import { quickCheck } from "./quick-check.js";
 
-type CompileModule = typeof import("typebox/compile");
+type ValueModule = typeof import("typebox/value");
 
 /**
- * TypeBox's compiler, loaded only when a configuration file exists: start-up without one never
- * pays for it. `preloadConfigValidator` loads the bundled chunk ahead (the CLI does, before it builds
- * a session); a caller that did not preload gets it loaded synchronously on first use.
+ * TypeBox's validator, loaded only when a configuration file holds something the quick check
+ * cannot vouch for (nearly always a mistake, which TypeBox then explains): start-up with valid
+ * files never pays for it, nor for compiling a validator per schema.
  */
-let compiler: CompileModule | undefined;
+let validator: ValueModule["Value"] | undefined;
 let loading: Promise<void> | undefined;
 
+/**
+ * Loads the validator ahead (its bundled chunk, asynchronously), for an embedder that would
+ * rather not have a file with a mistake load it synchronously on first use.
+ */
 export function preloadConfigValidator(): Promise<void> {
-	loading ??= import("typebox/compile").then(
+	loading ??= import("typebox/value").then(
 		(module) => {
-			compiler ??= module;
+			validator ??= module.Value;
 		},
 		(error: unknown) => {
 			loading = undefined;
-			throw new Error("Cannot load the configuration validator (typebox/compile)", { cause: error });
+			throw new Error("Cannot load the configuration validator (typebox/value)", { cause: error });
 		},
 	);
 	return loading;
 }
 
-/** Whether the compiler was loaded (for tests of what start-up loads). */
+/** Whether TypeBox's validator was loaded (for tests of what start-up loads). */
 export function configValidatorLoaded(): boolean {
-	return compiler !== undefined;
+	return validator !== undefined;
 }
 
-function compilerNow(): CompileModule {
-	if (!compiler) {
-		const required: CompileModule = createRequire(import.meta.url)("typebox/compile");
-		compiler = required;
+function validatorNow(): ValueModule["Value"] {
+	if (!validator) {
+		const required: ValueModule = createRequire(import.meta.url)("typebox/value");
+		validator = required.Value;
 	}
-	return compiler;
+	return validator;
+}
+
+/** quickCheck's `true` is TypeBox's: the value has the schema's type. */
+function certainlyMatches<T extends TSchema>(schema: T, value: unknown): value is StaticEncode<T> {
+	return quickCheck(schema, value);
 }
 
 /** One problem: where (`providers.ollama.models[0].contextWindow`) and what was expected. */
@@ -51,19 +60,18 @@ export type CheckResult<T extends TSchema> =
 export type ConfigCheck<T extends TSchema> = (value: unknown, at: string) => CheckResult<T>;
 
 /**
- * A check of values against `schema`, compiled on first use; `at` is the key path of the value in
- * its file. The problems name each failing key and what its schema expects (the leaf's
- * `description`), never the value itself, which may be a secret.
+ * A check of values against `schema`; `at` is the key path of the value in its file. The problems
+ * name each failing key and what its schema expects (the leaf's `description`), never the value
+ * itself, which may be a secret.
  */
 export function configCheck<T extends TSchema>(schema: T): ConfigCheck<T> {
-	let validator: Validator<Record<PropertyKey, never>, T> | undefined;
 	return (value, at) => {
-		const compiled = validator ?? compilerNow().Compile<T>(schema);
-		validator = compiled;
-		if (compiled.Check(value)) return { ok: true, value };
+		if (certainlyMatches(schema, value)) return { ok: true, value };
+		const Value = validatorNow();
+		if (Value.Check(schema, value)) return { ok: true, value };
 		// Per key, the outermost schema's error says it best (a union, not each of its branches).
 		const best = new Map<string, { depth: number; problem: ConfigProblem }>();
-		for (const error of compiled.Errors(value)) {
+		for (const error of Value.Errors(schema, value)) {
 			const problem = describeProblem(schema, error, at);
 			const depth = pointerKeys(error.schemaPath.replace(/^#/, "")).length;
 			const known = best.get(problem.path);

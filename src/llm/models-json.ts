@@ -60,8 +60,8 @@ const checkModelList = configCheck(ModelListSchema);
 const checkOverrides = configCheck(ModelOverridesSchema);
 
 /**
- * Loads the validator ahead when the file exists, so that reading it later does not load it
- * synchronously; without the file it loads nothing.
+ * Loads the validator ahead when the file exists (see preloadConfigValidator); without the file it
+ * loads nothing. A valid file is accepted without it either way.
  */
 export function preloadModelsJsonValidator(path: string): Promise<void> {
 	return existsSync(path) ? preloadConfigValidator() : Promise.resolve();

@@ -50,6 +50,25 @@ describe("the models.json validator", () => {
 		expect(modules.readModelsJson(path).errors).toEqual([]);
 	});
 
+	it("is not loaded for a valid file, which the quick check accepts", async () => {
+		const modules = await freshModules();
+		const path = join(dir, "models.json");
+		const model = { id: "m", name: "M", reasoning: false, input: ["text"], contextWindow: 1000, maxTokens: 100 };
+		writeFileSync(
+			path,
+			JSON.stringify({
+				providers: {
+					local: { baseUrl: "http://x/v1", api: "openai-completions", apiKey: "k", models: [model] },
+					anthropic: { modelOverrides: { "claude-x": { contextWindow: 5000 } } },
+				},
+			}),
+		);
+		const result = modules.readModelsJson(path);
+		expect(result.errors).toEqual([]);
+		expect([...result.providers.keys()].sort()).toEqual(["anthropic", "local"]);
+		expect(modules.configValidatorLoaded()).toBe(false);
+	});
+
 	it("is loaded on first use by a caller that did not preload", async () => {
 		const modules = await freshModules();
 		const path = join(dir, "models.json");

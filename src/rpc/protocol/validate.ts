@@ -8,7 +8,7 @@ import {
 	ExtensionUiResponseSchema,
 	isCommandType,
 } from "./commands.js";
-import { quickCheck } from "./quick-check.js";
+import { quickCheck } from "../../llm/quick-check.js";
 import type { ErrorResponse, ResponseId } from "./responses.js";
 
 /** TypeBox's validator, loaded on first need: a valid command is accepted without it. */
