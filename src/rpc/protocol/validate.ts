@@ -1,5 +1,6 @@
 import type { TSchema } from "typebox";
 import type { Value as TypeBoxValue } from "typebox/value";
+import { quickCheck } from "../../llm/quick-check.js";
 import type { RecordText } from "../framing.js";
 import {
 	COMMANDS,
@@ -8,7 +9,6 @@ import {
 	ExtensionUiResponseSchema,
 	isCommandType,
 } from "./commands.js";
-import { quickCheck } from "../../llm/quick-check.js";
 import type { ErrorResponse, ResponseId } from "./responses.js";
 
 /** TypeBox's validator, loaded on first need: a valid command is accepted without it. */
