@@ -4,6 +4,7 @@ import type { AgentMessage } from "../agent/messages.js";
 import type { AgentEvent } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
+import type { PublicModel } from "../llm/model-redaction.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
 import type { McpServerInfo } from "../mcp/types.js";
@@ -61,6 +62,8 @@ export class AgentSession {
 	private readonly runningTools = new Map<string, () => void>();
 	private autoCompaction: boolean;
 	private disposed = false;
+	/** The current model's public form, rebuilt when the model changes (read on every state check). */
+	private publicModelOf: { model: Model; baseUrl: string; value: PublicModel } | undefined;
 
 	constructor(private readonly options: AgentSessionOptions) {
 		this.autoCompaction = options.autoCompaction ?? true;
@@ -130,7 +133,7 @@ export class AgentSession {
 		const { agent, current, input } = this.parts;
 		const session = current.session;
 		const state: SessionState = {
-			model: this.model ? publicModel(this.model) : null,
+			model: this.model ? this.currentPublicModel(this.model) : null,
 			thinkingLevel: this.thinkingLevel,
 			isStreaming: this.isStreaming,
 			isCompacting: this.isCompacting,
@@ -148,6 +151,14 @@ export class AgentSession {
 		const name = session.name;
 		if (name) state.sessionName = name;
 		return state;
+	}
+
+	private currentPublicModel(model: Model): PublicModel {
+		const known = this.publicModelOf;
+		if (known?.model === model && known.baseUrl === model.baseUrl) return known.value;
+		const value = publicModel(model);
+		this.publicModelOf = { model, baseUrl: model.baseUrl, value };
+		return value;
 	}
 
 	/** Announces (as `state_changed`) whatever changed since the last announcement, now. */

@@ -47,6 +47,8 @@ export class Session {
 	readonly sessionDir: string | undefined;
 	private readonly cwdOverride: string | undefined;
 	private closed = false;
+	/** `name` as of the first `count` entries (the last of them is `last`): later reads scan only what came after. */
+	private nameCache: { count: number; last: SessionEntry | undefined; name: string | undefined } | undefined;
 
 	constructor(init: SessionInit) {
 		this.sessionHeader = init.header;
@@ -130,11 +132,19 @@ export class Session {
 	/** The latest `session_info` name; undefined when none was set or it was cleared. */
 	get name(): string | undefined {
 		const entries = this.tree.entries();
-		for (let index = entries.length - 1; index >= 0; index--) {
+		const cache = this.nameCache;
+		// Entries are only appended (an undone append is caught by `last`): what was scanned stays scanned.
+		const from = cache && cache.count <= entries.length && entries[cache.count - 1] === cache.last ? cache.count : 0;
+		let name = from > 0 ? cache?.name : undefined;
+		for (let index = entries.length - 1; index >= from; index--) {
 			const entry = entries[index];
-			if (entry && isKnownEntry(entry) && entry.type === "session_info") return entry.name?.trim() || undefined;
+			if (entry && isKnownEntry(entry) && entry.type === "session_info") {
+				name = entry.name?.trim() || undefined;
+				break;
+			}
 		}
-		return undefined;
+		this.nameCache = { count: entries.length, last: entries.at(-1), name };
+		return name;
 	}
 
 	/** User messages with text, across all branches in append order (candidates for `forkBefore`). */

@@ -96,6 +96,20 @@ describe("anthropic-messages request", () => {
 		expect(headers["x-shared"]).toBe("call");
 	});
 
+	it("sends each request's own key and headers when requests differ only in them", async () => {
+		const model = testModel(server, "anthropic-messages");
+		const calls = [
+			{ apiKey: "key-a", headers: { "x-call": "one" } },
+			{ apiKey: "key-b", headers: { "x-call": "one" } },
+			{ apiKey: "key-a", headers: { "x-call": "two" } },
+			{ apiKey: "key-a", headers: { "x-call": "one" } },
+		];
+		for (const options of calls) await streamModel(model, { messages: [userMessage("Hi")] }, options).result();
+		expect(server.requests.map((request) => [request.headers["x-api-key"], request.headers["x-call"]])).toEqual(
+			calls.map((call) => [call.apiKey, call.headers["x-call"]]),
+		);
+	});
+
 	it("sends a placeholder key when none is configured", async () => {
 		await streamModel(testModel(server, "anthropic-messages"), { messages: [userMessage("Hi")] }).result();
 		expect(server.requests[0]?.headers["x-api-key"]).toBe("atomic-no-key");

@@ -133,6 +133,19 @@ describe("failed appends", () => {
 		expect(reopened.entries().map((entry) => entry.id)).toEqual([...entriesBefore.map((entry) => entry.id), later.id]);
 	});
 
+	it("keeps the earlier name when a rename fails to be written", () => {
+		const io = failingIo();
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir(), io }));
+		session.appendMessage(user("hello"));
+		session.setName("kept");
+		expect(session.name).toBe("kept");
+		io.failWrites = 1;
+		expect(() => session.setName("lost")).toThrow("ENOSPC");
+		expect(session.name).toBe("kept");
+		session.appendMessage(user("next"));
+		expect(session.name).toBe("kept");
+	});
+
 	it("removes the file and keeps nothing in memory when the first write fails", () => {
 		const io = failingIo();
 		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: temp.dir(), io }));

@@ -60,6 +60,20 @@ describe("appends and the leaf", () => {
 		session.setName(" second ");
 		expect(session.name).toBe("second");
 	});
+
+	it("reads the latest name after later entries, renames and a clear, whatever was read before", () => {
+		const session = inMemorySession({ cwd: "/work" });
+		expect(session.name).toBeUndefined();
+		session.setName("first");
+		expect(session.name).toBe("first");
+		for (let index = 0; index < 5; index++) session.appendMessage(user(`q${index}`));
+		expect(session.name).toBe("first");
+		session.setName("second");
+		session.appendMessage(user("after"));
+		expect(session.name).toBe("second");
+		expect(session.name).toBe("second");
+	});
+});
 });
 
 describe("cursor", () => {

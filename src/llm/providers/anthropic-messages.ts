@@ -13,6 +13,41 @@ const PLACEHOLDER_API_KEY = "atomic-no-key";
 // stdout may carry the RPC protocol: the SDK's own log lines go to stderr.
 const stderrLogger = new Console(process.stderr);
 
+/** Clients kept for reuse, by what they were built from: building one costs more than a small request. */
+const clients = new Map<string, Anthropic>();
+const MAX_CLIENTS = 8;
+
+/** The SDK client for this key, base URL and headers; the same one for every request that shares them. */
+function clientFor(apiKey: string, baseURL: string, headers: Record<string, string>): Anthropic {
+	const key = JSON.stringify([apiKey, baseURL, headers]);
+	const known = clients.get(key);
+	if (known) {
+		// Most recently used last: the first is the one to drop.
+		clients.delete(key);
+		clients.set(key, known);
+		return known;
+	}
+	const client = new Anthropic({
+		apiKey,
+		baseURL,
+		maxRetries: 0, // retries are the agent's job
+		defaultHeaders: {
+			// The Messages API and compatible servers take the key as x-api-key; this SDK version would
+			// send it as a bearer token, so that header is dropped unless the model's headers set one.
+			"x-api-key": apiKey,
+			authorization: null,
+			...headers,
+		},
+		logger: stderrLogger,
+	});
+	clients.set(key, client);
+	if (clients.size > MAX_CLIENTS) {
+		const oldest = clients.keys().next().value;
+		if (oldest !== undefined) clients.delete(oldest);
+	}
+	return client;
+}
+
 /** Streams one reply from the Anthropic Messages API (see ProviderModule in registry.ts). */
 export async function streamReply(
 	model: Model,
@@ -22,20 +57,7 @@ export async function streamReply(
 ): Promise<void> {
 	const request = buildAnthropicRequest(model, context, options);
 	const apiKey = options.apiKey ?? PLACEHOLDER_API_KEY;
-	const client = new Anthropic({
-		apiKey,
-		baseURL: model.baseUrl,
-		maxRetries: 0, // retries are the agent's job
-		defaultHeaders: {
-			// The Messages API and compatible servers take the key as x-api-key; this SDK version would
-			// send it as a bearer token, so that header is dropped unless the model's headers set one.
-			"x-api-key": apiKey,
-			authorization: null,
-			...model.headers,
-			...options.headers,
-		},
-		logger: stderrLogger,
-	});
+	const client = clientFor(apiKey, model.baseUrl, { ...model.headers, ...options.headers });
 	try {
 		const stream = await client.messages.create(request, { signal: options.signal });
 		const reader = new AnthropicEventReader(out);
