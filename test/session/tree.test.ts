@@ -74,7 +74,6 @@ describe("appends and the leaf", () => {
 		expect(session.name).toBe("second");
 	});
 });
-});
 
 describe("cursor", () => {
 	it("returns the entries strictly after an id in append order, across branches, with the leaf", () => {
