@@ -1,7 +1,7 @@
 import type { Agent } from "../agent/agent.js";
 import type { QueueMode } from "../agent/message-queue.js";
 import type { AgentMessage } from "../agent/messages.js";
-import type { AgentEvent } from "../agent/types.js";
+import type { AgentEvent, AgentTool } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
 import type { PublicModel } from "../llm/model-redaction.js";
@@ -63,6 +63,7 @@ export class AgentSession {
 	private autoCompaction: boolean;
 	private disposed = false;
 	/** The current model's public form, rebuilt when the model changes (read on every state check). */
+	private toolNamesOf: { tools: readonly AgentTool[]; names: string[] } | undefined;
 	private publicModelOf: { model: Model; baseUrl: string; value: PublicModel } | undefined;
 
 	constructor(private readonly options: AgentSessionOptions) {
@@ -76,7 +77,7 @@ export class AgentSession {
 		this.extensions = extensions;
 		agent.subscribe((event) => this.onAgentEvent(event));
 		this.state = new StateTracker(
-			() => this.getState(),
+			() => this.sharedState(),
 			(changes) => void events.emit({ type: "state_changed", changes }),
 		);
 		this.heartbeat = new Heartbeat(
@@ -130,6 +131,13 @@ export class AgentSession {
 	}
 
 	getState(): SessionState {
+		// The caller's own copy: the tracker's reads share the model and tool list from one read to the next.
+		const state = this.sharedState();
+		return { ...state, model: state.model ? { ...state.model } : null, tools: [...state.tools] };
+	}
+
+	/** The state, its model and tool list shared with earlier reads while they are unchanged. */
+	private sharedState(): SessionState {
 		const { agent, current, input } = this.parts;
 		const session = current.session;
 		const state: SessionState = {
@@ -145,12 +153,19 @@ export class AgentSession {
 			pendingMessageCount: agent.queuedCount,
 			queuedMessagesPaused: input.paused,
 			approvalMode: this.parts.approvals.mode,
-			tools: this.parts.capabilities.tools.map((tool) => tool.name),
+			tools: this.toolNames(),
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
 		if (name) state.sessionName = name;
 		return state;
+	}
+
+	/** The offered tools' names: the same array while the tools are the same. */
+	private toolNames(): string[] {
+		const tools = this.parts.capabilities.tools;
+		if (this.toolNamesOf?.tools !== tools) this.toolNamesOf = { tools, names: tools.map((tool) => tool.name) };
+		return this.toolNamesOf.names;
 	}
 
 	private currentPublicModel(model: Model): PublicModel {

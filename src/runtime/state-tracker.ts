@@ -8,14 +8,15 @@ import type { StateChanges } from "./events.js";
  * now, e.g. before a command's response is written, so the change is announced first.
  */
 export class StateTracker {
-	private told: Map<string, string>;
+	/** Each field as last told: its value (a field holding the same object is unchanged) and its JSON. */
+	private told: Map<string, Told>;
 	private scheduled = false;
 
 	constructor(
 		private readonly read: () => SessionState,
 		private readonly announce: (changes: StateChanges) => void,
 	) {
-		this.told = serialise(read());
+		this.told = serialise(read(), new Map());
 	}
 
 	schedule(): void {
@@ -27,12 +28,12 @@ export class StateTracker {
 	flush(): void {
 		this.scheduled = false;
 		const state = this.read();
-		const now = serialise(state);
+		const now = serialise(state, this.told);
 		const changes: Record<string, unknown> = {};
 		let changed = false;
-		for (const [key, text] of now) {
-			if (this.told.get(key) === text) continue;
-			changes[key] = state[key as keyof SessionState];
+		for (const [key, field] of now) {
+			if (this.told.get(key)?.text === field.text) continue;
+			changes[key] = ownCopy(state[key as keyof SessionState]);
 			changed = true;
 		}
 		for (const key of this.told.keys()) {
@@ -45,10 +46,25 @@ export class StateTracker {
 	}
 }
 
-function serialise(state: SessionState): Map<string, string> {
-	const fields = new Map<string, string>();
+/** What an announcement carries is the listeners' own: the state's objects are shared between reads. */
+function ownCopy(value: unknown): unknown {
+	if (Array.isArray(value)) return [...value];
+	return typeof value === "object" && value !== null ? { ...value } : value;
+}
+
+interface Told {
+	value: unknown;
+	text: string;
+}
+
+/** The state's fields as JSON; a field whose value is the very object told before keeps its text. */
+function serialise(state: SessionState, before: Map<string, Told>): Map<string, Told> {
+	const fields = new Map<string, Told>();
 	for (const [key, value] of Object.entries(state)) {
-		if (value !== undefined) fields.set(key, JSON.stringify(value));
+		if (value === undefined) continue;
+		const known = before.get(key);
+		const same = known !== undefined && known.value === value && typeof value === "object";
+		fields.set(key, same ? known : { value, text: JSON.stringify(value) });
 	}
 	return fields;
 }

@@ -1,5 +1,6 @@
 import { Console } from "node:console";
 import Anthropic from "@anthropic-ai/sdk";
+import { providerFetch } from "../http-transport.js";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
 import { toReplyError } from "./anthropic-errors.js";
@@ -39,6 +40,7 @@ function clientFor(apiKey: string, baseURL: string, headers: Record<string, stri
 			...headers,
 		},
 		logger: stderrLogger,
+		fetch: providerFetch,
 	});
 	clients.set(key, client);
 	if (clients.size > MAX_CLIENTS) {

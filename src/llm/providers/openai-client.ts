@@ -1,6 +1,7 @@
 import { Console } from "node:console";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { networkCode, ProviderFailure, providerError, retryAfterFromError } from "../errors.js";
+import { providerFetch } from "../http-transport.js";
 import type { Model, StreamOptions } from "../types.js";
 import { classifyOpenAIFailure, failureFields, withStatus } from "./openai-errors.js";
 import { WARM_UP_BASE_URL } from "./warm-up.js";
@@ -38,7 +39,7 @@ export function connectOpenAI(model: Model, options: StreamOptions): OpenAIConne
 		logger: stderrLogger,
 		// Keeps the raw body of a failed request: the SDK only quotes bodies shaped `{"error": ...}`.
 		fetch: async (input, init) => {
-			const response = await fetch(input, init);
+			const response = await providerFetch(input, init);
 			if (!response.ok) lastErrorBody = await response.clone().text();
 			return response;
 		},
