@@ -8,6 +8,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * re-importing the sources and their SDKs for each file (most of a worker's CPU).
  */
 const OWN_MODULE_GRAPH = [
+	"test/agent/validation.test.ts",
 	"test/cli/heap-tuning.test.ts",
 	"test/extensions/lazy-jiti.test.ts",
 	"test/llm/anthropic-lazy-load.test.ts",

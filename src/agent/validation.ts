@@ -1,4 +1,5 @@
 import type { TSchema } from "typebox";
+import { quickCheck } from "../llm/quick-check.js";
 
 /** TypeBox's validator, loaded with the first tool call: start-up does not need it. */
 let typeboxValue: Promise<typeof import("typebox/value").Value> | undefined;
@@ -15,6 +16,11 @@ function loadValidator(): Promise<typeof import("typebox/value").Value> {
 		},
 	);
 	return typeboxValue;
+}
+
+/** Whether TypeBox's validator was loaded (for tests of what a first tool call loads). */
+export function argumentValidatorLoaded(): boolean {
+	return typeboxValue !== undefined;
 }
 
 /** Loads the validator ahead of a first tool call (when the process has nothing else to do). */
@@ -36,6 +42,9 @@ export async function validateArguments(schema: TSchema, args: Record<string, un
 		const shown = raw.length > MAX_RAW_SHOWN ? `${raw.slice(0, MAX_RAW_SHOWN)}... [${raw.length} characters]` : raw;
 		return { ok: false, message: `The arguments were not a valid JSON object${reason}: ${shown}` };
 	}
+	// Arguments that certainly match need no conversion (TypeBox would leave them as they are):
+	// the first tool call of a process does not wait for TypeBox's validator to load.
+	if (quickCheck(schema, args)) return { ok: true, value: structuredClone(args) };
 	const Value = await loadValidator();
 	const converted = Value.Convert(schema, structuredClone(args)) as Record<string, unknown>;
 	if (Value.Check(schema, converted)) return { ok: true, value: converted };

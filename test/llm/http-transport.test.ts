@@ -45,8 +45,12 @@ afterEach(async () => {
 
 async function bodyText(response: Response): Promise<string> {
 	const decoder = new TextDecoder();
+	const reader = response.body?.getReader();
+	if (!reader) return "";
 	let text = "";
-	for await (const chunk of response.body ?? []) text += decoder.decode(chunk, { stream: true });
+	for (let next = await reader.read(); !next.done; next = await reader.read()) {
+		text += decoder.decode(next.value, { stream: true });
+	}
 	return text + decoder.decode();
 }
 
