@@ -62,14 +62,18 @@ export async function warmUpProvider(api: string): Promise<void> {
 	await provider.warmUp?.();
 }
 
+/** The apis whose SDK requests through the global `fetch` (the others go through providerFetch). */
+const GLOBAL_FETCH_APIS: ReadonlySet<string> = new Set(["google-generative-ai"]);
+
 /**
- * Loads Node's HTTP client (undici, behind the global `fetch`, which every provider SDK uses) and
- * runs one request through it, to a server of its own on loopback that lives for that request:
- * otherwise the first provider request would load it, compile its code and its HTTP parser.
+ * Loads the HTTP client the api's SDK requests through (http-transport.ts over node:http, or the
+ * global `fetch`, undici) with the web Response and Headers every SDK builds, and runs one request
+ * through it to a loopback server of its own that lives for that request: otherwise the first
+ * provider request would load and compile it, and its HTTP parser.
  */
-export async function preloadHttpClient(): Promise<void> {
+export async function preloadHttpClient(api?: string): Promise<void> {
 	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
-	const { createServer } = await import("node:http");
+	const [{ createServer }, { providerFetch }] = await Promise.all([import("node:http"), import("./http-transport.js")]);
 	const server = createServer((_request, response) => response.end("ok"));
 	try {
 		const port = await new Promise<number>((resolve, reject) => {
@@ -80,7 +84,8 @@ export async function preloadHttpClient(): Promise<void> {
 				else reject(new Error("the loopback server has no port"));
 			});
 		});
-		await (await fetch(`http://127.0.0.1:${port}/`)).text();
+		const request = api !== undefined && GLOBAL_FETCH_APIS.has(api) ? fetch : providerFetch;
+		await (await request(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" })).text();
 	} finally {
 		server.closeAllConnections();
 		server.close();

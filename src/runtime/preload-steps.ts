@@ -22,7 +22,7 @@ export function preloadSteps(session: AgentSession): PreloadStep[] {
 	const steps: PreloadStep[] = [];
 	const api = session.model?.api;
 	if (api) steps.push({ name: `provider:${api}`, run: () => preloadProvider(api) });
-	steps.push({ name: "http-client", run: preloadHttpClient });
+	steps.push({ name: "http-client", run: () => preloadHttpClient(api) });
 	if (api) steps.push({ name: `warm-up:${api}`, run: () => warmUpProvider(api) });
 	// Entry ids: the first UUID fills crypto's entropy pool.
 	steps.push({ name: "entry-ids", run: () => void randomUUID() });

@@ -15,7 +15,9 @@ describe("provider warm-up", () => {
 		await expect(warmUpProvider("no-such-api")).rejects.toThrow('No provider for api "no-such-api"');
 	});
 
-	it("loads Node's HTTP client", async () => {
+	it("runs one loopback request through the HTTP client of each api's SDK", async () => {
+		await expect(preloadHttpClient("anthropic-messages")).resolves.toBeUndefined();
+		await expect(preloadHttpClient("google-generative-ai")).resolves.toBeUndefined();
 		await expect(preloadHttpClient()).resolves.toBeUndefined();
 	});
 });
