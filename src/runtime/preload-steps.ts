@@ -28,6 +28,6 @@ export function preloadSteps(session: AgentSession): PreloadStep[] {
 	steps.push({ name: "entry-ids", run: () => void randomUUID() });
 	const tools = session.getState().tools;
 	if (tools.length > 0) steps.push({ name: "argument-validator", run: preloadArgumentValidator });
-	for (const preload of toolPreloads(tools)) steps.push({ name: preload.name, run: preload.load });
+	for (const preload of toolPreloads(tools, session.cwd)) steps.push({ name: preload.name, run: preload.load });
 	return steps;
 }

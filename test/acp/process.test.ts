@@ -43,6 +43,7 @@ describe("the ACP process", () => {
 			"preload: warm-up:anthropic-messages loaded",
 			"preload: entry-ids loaded",
 			"preload: argument-validator loaded",
+			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",
 		]);
 		harness.server.enqueue(textReply("after the preload"));

@@ -47,6 +47,7 @@ describe("loading ahead while idle", () => {
 			"preload: warm-up:anthropic-messages loaded",
 			"preload: entry-ids loaded",
 			"preload: argument-validator loaded",
+			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",
 		]);

@@ -136,7 +136,7 @@ describe("IdlePreload", () => {
 });
 
 describe("preloadSteps", () => {
-	it("covers the model's provider SDK and a canned request through it, the HTTP client, the validator and the edit tool's diff", async () => {
+	it("covers the model's provider SDK and a canned request through it, the HTTP client, the validator, a bash spawn and the edit tool's diff", async () => {
 		const { session } = startSession();
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
@@ -145,6 +145,7 @@ describe("preloadSteps", () => {
 			"warm-up:anthropic-messages",
 			"entry-ids",
 			"argument-validator",
+			"bash:spawn",
 			"edit:diff",
 		]);
 		expect(sdkLoads.count).toBe(0);
