@@ -141,7 +141,9 @@ function exchange(
 			const known = outgoing[key];
 			outgoing[key] = known === undefined ? value : key === "cookie" ? `${known}; ${value}` : `${known}, ${value}`;
 		}
-		if (body !== undefined) outgoing["content-length"] = String(Buffer.byteLength(body));
+		// Encoded once: its length is the header, and the socket writes these bytes as they are.
+		const bytes = body === undefined ? undefined : Buffer.from(body, "utf8");
+		if (bytes !== undefined) outgoing["content-length"] = String(bytes.length);
 		const options: RequestOptions = { method, headers: outgoing, agent: agentFor(target) };
 		const request = (target.protocol === "https:" ? httpsModule().request : httpRequest)(target, options);
 		const onAbort = () => request.destroy();
@@ -155,7 +157,7 @@ function exchange(
 			settle();
 			reject(signal?.aborted ? abortReason(signal) : fetchFailed(error));
 		});
-		request.end(body);
+		request.end(bytes);
 	});
 }
 

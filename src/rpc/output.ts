@@ -1,9 +1,9 @@
-import { forgetSharedJson } from "../session/shared-json.js";
+import { forgetSharedJson, LARGE_MESSAGE_CHARS } from "../session/shared-json.js";
 import { forgetEscapedPart, serializeRecordParts } from "./framing.js";
 
 /** What the writer needs of stdout. */
 export interface OutputStream {
-	write(chunk: string, callback?: (error?: Error | null) => void): boolean;
+	write(chunk: string | Uint8Array, callback?: (error?: Error | null) => void): boolean;
 	once(event: "drain", listener: () => void): unknown;
 	on(event: "error", listener: (error: Error) => void): unknown;
 }
@@ -37,6 +37,12 @@ export class OutputWriter {
 	private drainWaiters: (() => void)[] = [];
 	private flushWaiters: (() => void)[] = [];
 	private inFlight = 0;
+	/**
+	 * The last large part as UTF-8: a shared message goes out in several records (message_start,
+	 * message_end, agent_end) and is encoded once. Dropped once a run's agent_end has been written.
+	 */
+	private encoded: { text: string; bytes: Buffer } | undefined;
+	private endPending = false;
 
 	constructor(
 		private readonly stream: OutputStream,
@@ -54,6 +60,7 @@ export class OutputWriter {
 		if (type === "agent_end") {
 			forgetSharedJson();
 			forgetEscapedPart();
+			this.endPending = true;
 		}
 		for (const part of parts) this.pendingBytes += part.length;
 		this.pending.push(parts.length === 1 ? (parts[0] as string) : parts);
@@ -102,15 +109,27 @@ export class OutputWriter {
 			if (batch.length > 0) this.writeChunk(batch.length === 1 ? (batch[0] as string) : batch.join(""));
 			batch = [];
 			if (typeof line === "string") this.writeChunk(line);
-			else for (const part of line) this.writeChunk(part);
+			else for (const part of line) this.writeChunk(part, part.length >= LARGE_MESSAGE_CHARS);
 		}
 		if (batch.length > 0) this.writeChunk(batch.length === 1 ? (batch[0] as string) : batch.join(""));
+		if (this.endPending) {
+			this.endPending = false;
+			this.encoded = undefined;
+		}
 	}
 
-	private writeChunk(chunk: string): void {
+	/** A large part's bytes, encoded once however many records carry it. */
+	private bytesOf(text: string): Buffer {
+		if (this.encoded?.text !== text) this.encoded = { text, bytes: Buffer.from(text, "utf8") };
+		return this.encoded.bytes;
+	}
+
+	/** `shared`: a large message's JSON, which other records of the run may carry too. */
+	private writeChunk(chunk: string, shared = false): void {
 		if (chunk === "" || this.broken) return;
 		this.inFlight++;
-		const accepted = this.stream.write(chunk, (error) => {
+		const data = shared ? this.bytesOf(chunk) : chunk;
+		const accepted = this.stream.write(data, (error) => {
 			this.inFlight--;
 			if (error) this.fail(error);
 			this.settle();

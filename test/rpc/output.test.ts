@@ -5,10 +5,13 @@ import { type OutputStream, OutputWriter } from "../../src/rpc/output.js";
 /** A stdout stand-in that records each chunk and can refuse more (backpressure). */
 class FakeStream extends EventEmitter implements OutputStream {
 	readonly chunks: string[] = [];
+	/** The chunks as written: large parts go out as bytes. */
+	readonly written: (string | Uint8Array)[] = [];
 	full = false;
 
-	write(chunk: string, callback?: (error?: Error | null) => void): boolean {
-		this.chunks.push(chunk);
+	write(chunk: string | Uint8Array, callback?: (error?: Error | null) => void): boolean {
+		this.written.push(chunk);
+		this.chunks.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
 		queueMicrotask(() => callback?.(null));
 		return !this.full;
 	}
@@ -52,6 +55,28 @@ describe("OutputWriter", () => {
 		writer.write({ type: "d" });
 		await nextTick();
 		expect(stream.chunks).toEqual(['{"type":"a"}\n', `{"type":"b","text":"${big}"}\n`, '{"type":"c"}\n{"type":"d"}\n']);
+	});
+
+	it("encodes a large message once for the records that share it, and forgets it after agent_end", async () => {
+		const stream = new FakeStream();
+		const writer = new OutputWriter(stream);
+		const message = { role: "user", content: [{ type: "text", text: "é".repeat(600 * 1024) }], timestamp: 1 };
+		writer.write({ type: "message_start", message });
+		writer.write({ type: "message_end", message });
+		writer.write({ type: "agent_end", messages: [message] });
+		await nextTick();
+		const text = JSON.stringify(message);
+		expect(stream.chunks.join("")).toBe(
+			`{"type":"message_start","message":${text}}\n{"type":"message_end","message":${text}}\n{"type":"agent_end","messages":[${text}]}\n`,
+		);
+		const encoded = stream.written.filter((chunk): chunk is Uint8Array => typeof chunk !== "string");
+		expect(encoded).toHaveLength(3);
+		expect(new Set(encoded).size).toBe(1);
+		// After agent_end the next run's copy of an equal message is encoded anew, not kept.
+		writer.write({ type: "message_start", message: structuredClone(message) });
+		await nextTick();
+		const later = stream.written.at(-2);
+		expect(typeof later === "string" || later === encoded[0]).toBe(false);
 	});
 
 	it("asks producers to wait while stdout is congested and releases them on drain", async () => {
