@@ -86,15 +86,14 @@ async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	if (args.mode === "rpc") {
-		const [{ runRpcMode }, { createAgentSession }, { capYoungGeneration, releaseIdleMemory }] = await Promise.all([
+		const [{ runRpcMode }, { createAgentSession }] = await Promise.all([
 			import("../rpc/rpc-mode.js"),
 			import("../runtime/create-agent-session.js"),
-			import("./heap-tuning.js"),
 		]);
-		capYoungGeneration();
+		const heap = tuneHeapSoon();
 		return runRpcMode({
 			version: __ATOMIC_VERSION__,
-			releaseMemory: releaseIdleMemory,
+			releaseMemory: () => heap.tuning?.releaseIdleMemory() ?? false,
 			createSession: ({ ui, approvals, requestShutdown }) =>
 				createWithSettings(
 					createAgentSession,
@@ -158,3 +157,24 @@ main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
 	process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
 	exitAfterFlush(1);
 });
+
+/** How long after start-up the heap tuning is loaded: the first responses never wait for it. */
+const HEAP_TUNING_DELAY_MS = 100;
+
+/**
+ * Loads heap-tuning.ts (with node:v8, perf_hooks and vm) shortly after start-up and caps the
+ * young generation then: start-up allocates far less than the cap, so nothing is lost by waiting.
+ */
+function tuneHeapSoon(): { tuning: typeof import("./heap-tuning.js") | undefined } {
+	const heap: { tuning: typeof import("./heap-tuning.js") | undefined } = { tuning: undefined };
+	setTimeout(() => {
+		import("./heap-tuning.js").then(
+			(tuning) => {
+				heap.tuning = tuning;
+				tuning.capYoungGeneration();
+			},
+			(error: unknown) => process.stderr.write(`Warning: heap tuning unavailable: ${String(error)}\n`),
+		);
+	}, HEAP_TUNING_DELAY_MS).unref();
+	return heap;
+}

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import { timerDelay } from "../llm/timer-limit.js";
+import { childProcessModule } from "../platform/lazy-builtins.js";
 import { newShellTag, taggedEnvironment } from "../tools/process-tree.js";
 import { PIPE_GRACE_MS, releaseStream } from "../tools/shell.js";
 import { registerShell, shellExited, stopShellProcesses } from "../tools/shell-processes.js";
@@ -27,7 +27,7 @@ export function execCommand(
 		let exitCode: number | undefined;
 		let graceTimer: NodeJS.Timeout | undefined;
 		const tag = newShellTag();
-		const child = spawn(command, args, {
+		const child = childProcessModule().spawn(command, args, {
 			cwd: options.cwd,
 			env: taggedEnvironment(options.env ?? process.env, tag),
 			shell: false,

@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
+import { childProcessModule } from "../platform/lazy-builtins.js";
 import { isFileSystemError } from "./search-support.js";
 
 /**
@@ -225,7 +225,10 @@ function readProcFileAsync(path: string): Promise<string | undefined> {
 
 /** Parent pids from `ps` where there is no /proc (macOS, the BSDs); empty when ps fails. */
 function psTable(): ProcessEntry[] {
-	const listing = spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8", timeout: 2000 });
+	const listing = childProcessModule().spawnSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], {
+		encoding: "utf8",
+		timeout: 2000,
+	});
 	if (listing.status !== 0 || typeof listing.stdout !== "string") return [];
 	const table: ProcessEntry[] = [];
 	for (const line of listing.stdout.split("\n")) {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { workerThreadsModule } from "../platform/lazy-builtins.js";
 import type { SearchJob, SearchSummary } from "./search-jobs.js";
 import { isSearchReply, type SearchReply } from "./search-protocol.js";
 
@@ -96,7 +97,7 @@ function acquireWorker(): Worker {
 		kept.worker.ref();
 		return kept.worker;
 	}
-	const worker = new Worker(searchWorkerFile(), {
+	const worker = new (workerThreadsModule().Worker)(searchWorkerFile(), {
 		resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
 		// The worker's stdout would otherwise reach this process's stdout (the RPC channel).
 		stdout: true,

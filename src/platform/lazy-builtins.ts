@@ -1,0 +1,29 @@
+import { createRequire } from "node:module";
+
+/**
+ * Node modules that take milliseconds to load and that start-up does not use: each is loaded on
+ * its first use (a spawn, a search worker) instead of with the module that uses it.
+ */
+const load = createRequire(import.meta.url);
+
+type ChildProcessModule = typeof import("node:child_process");
+type WorkerThreadsModule = typeof import("node:worker_threads");
+
+let childProcess: ChildProcessModule | undefined;
+let workerThreads: WorkerThreadsModule | undefined;
+
+export function childProcessModule(): ChildProcessModule {
+	if (!childProcess) {
+		const loaded: ChildProcessModule = load("node:child_process");
+		childProcess = loaded;
+	}
+	return childProcess;
+}
+
+export function workerThreadsModule(): WorkerThreadsModule {
+	if (!workerThreads) {
+		const loaded: WorkerThreadsModule = load("node:worker_threads");
+		workerThreads = loaded;
+	}
+	return workerThreads;
+}
