@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from "node:buffer";
 import { StringDecoder } from "node:string_decoder";
 import {
 	countNewlines,
@@ -41,11 +42,35 @@ export function sanitizeShellText(text: string): string {
 export class ShellTextDecoder {
 	readonly #decoder = new StringDecoder("utf8");
 	#heldEscape = "";
+	/** The StringDecoder holds no part of a character: the last chunk it was given ended in ASCII. */
+	#atBoundary = true;
+	#verbatim = false;
+
+	/**
+	 * Whether the text the last write returned is, encoded as UTF-8, exactly the chunk it was given
+	 * (whole valid characters, nothing sanitised, nothing held back): the chunk can stand for it.
+	 */
+	get verbatim(): boolean {
+		return this.#verbatim;
+	}
 
 	write(chunk: Buffer): string {
-		const text = this.#heldEscape + this.#decoder.write(chunk);
-		this.#heldEscape = "";
-		if (!NEEDS_SANITISING.test(text)) return text;
+		this.#verbatim = false;
+		let text: string;
+		const encoding = this.#atBoundary && !this.#heldEscape ? wholeCharacters(chunk) : undefined;
+		if (encoding) {
+			// Nothing pending and no character cut off: decoded at once, the StringDecoder stays empty.
+			text = chunk.toString(encoding);
+			if (!NEEDS_SANITISING.test(text)) {
+				this.#verbatim = true;
+				return text;
+			}
+		} else {
+			text = this.#heldEscape + this.#decoder.write(chunk);
+			this.#heldEscape = "";
+			if (chunk.length > 0) this.#atBoundary = (chunk[chunk.length - 1] as number) < 0x80;
+			if (!NEEDS_SANITISING.test(text)) return text;
+		}
 		const lastEscape = text.lastIndexOf("\x1b");
 		if (
 			lastEscape >= 0 &&
@@ -62,8 +87,15 @@ export class ShellTextDecoder {
 	end(): string {
 		const text = this.#heldEscape + this.#decoder.end();
 		this.#heldEscape = "";
+		this.#atBoundary = true;
 		return sanitizeShellText(text);
 	}
+}
+
+/** How to decode `chunk` when it holds whole, valid UTF-8 characters only (ASCII: as latin1, the fastest). */
+function wholeCharacters(chunk: Buffer): "latin1" | "utf8" | undefined {
+	if (isAscii(chunk)) return "latin1";
+	return isUtf8(chunk) ? "utf8" : undefined;
 }
 
 export interface OutputLimits {

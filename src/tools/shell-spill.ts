@@ -51,9 +51,9 @@ export class SpillFile {
 		}
 	}
 
-	/** Appends `text`; `bytes` is its UTF-8 length when the caller already knows it. */
-	write(text: string, bytes: number = Buffer.byteLength(text)): void {
-		if (this.#fd === undefined || this.#capped || !text) return;
+	/** Appends `text` (or its UTF-8); `bytes` is its UTF-8 length when the caller already knows it. */
+	write(text: string | Buffer, bytes: number = typeof text === "string" ? Buffer.byteLength(text) : text.length): void {
+		if (this.#fd === undefined || this.#capped || text.length === 0) return;
 		const fileRoom = this.#maxBytes - this.#written;
 		const room = reserveSpillBytes(this.#tracked, Math.min(bytes, fileRoom));
 		if (bytes <= room) {
@@ -64,7 +64,7 @@ export class SpillFile {
 			room < fileRoom
 				? `Saved outputs reached ${formatSize(spillBudget())}`
 				: `Output exceeded ${formatSize(this.#maxBytes)}`;
-		const data = Buffer.from(text, "utf8");
+		const data = typeof text === "string" ? Buffer.from(text, "utf8") : text;
 		// Cut on a character boundary: step back over UTF-8 continuation bytes.
 		let end = room;
 		while (end > 0 && ((data[end] as number) & 0xc0) === 0x80) end--;

@@ -87,17 +87,25 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 	let spill: SpillFile | undefined;
 	let spillRefused = false;
 
-	/** `newlines`: the LF count of the bytes read, which decoding and sanitising never change. */
-	const collect = (channel: "stdout" | "stderr", text: string, newlines: number): Promise<void> | undefined => {
+	/**
+	 * `newlines`: the LF count of the bytes read, which decoding and sanitising never change.
+	 * `encoded`: the text's UTF-8 when the caller has it (the chunk read, when decoding kept it as it was).
+	 */
+	const collect = (
+		channel: "stdout" | "stderr",
+		text: string,
+		newlines: number,
+		encoded?: Buffer,
+	): Promise<void> | undefined => {
 		if (!text) return undefined;
-		const bytes = Buffer.byteLength(text);
+		const bytes = encoded ? encoded.length : Buffer.byteLength(text);
 		if (!spill && !spillRefused && tail.totalBytes + bytes > limits.maxBytes) {
 			// Until now the tail holds everything, so the file can start from the first byte.
 			spill = SpillFile.create(spillDir, maxSpillBytes);
 			spillRefused = !spill;
 			spill?.write(tail.text());
 		}
-		spill?.write(text, bytes);
+		spill?.write(encoded ?? text, bytes);
 		tail.push(text, bytes, newlines);
 		const waiting = options.onData?.(channel, text);
 		return waiting instanceof Promise ? waiting : undefined;
@@ -231,7 +239,8 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			const stream = child[channel];
 			stream.on("data", (chunk: Buffer) => {
 				if (done) return;
-				const waiting = collect(channel, decoder.write(chunk), countNewlineBytes(chunk));
+				const text = decoder.write(chunk);
+				const waiting = collect(channel, text, countNewlineBytes(chunk), decoder.verbatim ? chunk : undefined);
 				if (waiting) hold(waiting);
 			});
 			stream.once("end", () => {
