@@ -10,8 +10,11 @@ export interface OutputStream {
 
 /** Buffered bytes above which producers are asked to wait. */
 const HIGH_WATER_BYTES = 1024 * 1024;
-/** A record this long (in characters) goes out as its own chunk: joining it would copy it again. */
-const OWN_CHUNK_CHARS = 1024 * 1024;
+/**
+ * A record this long (in characters) goes out as its own chunk: joining it would copy it again,
+ * which costs more than the system call it saves (a command's output deltas are 64 KiB each).
+ */
+const OWN_CHUNK_CHARS = 16 * 1024;
 
 function recordType(record: unknown): unknown {
 	return typeof record === "object" && record !== null ? (record as { type?: unknown }).type : undefined;

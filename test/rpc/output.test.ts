@@ -45,10 +45,10 @@ describe("OutputWriter", () => {
 		expect(stream.chunks[1]).toBe('{"type":"agent_start"}\n{"type":"turn_start"}\n');
 	});
 
-	it("writes a record of a MiB or more as its own chunk, keeping the order", async () => {
+	it("writes a record of 16 KiB or more (a command's output delta) as its own chunk, keeping the order", async () => {
 		const stream = new FakeStream();
 		const writer = new OutputWriter(stream);
-		const big = "x".repeat(1024 * 1024);
+		const big = "x".repeat(16 * 1024);
 		writer.write({ type: "a" });
 		writer.write({ type: "b", text: big });
 		writer.write({ type: "c" });
