@@ -111,24 +111,35 @@ export function outputLimits(limits: { maxLines?: number; maxBytes?: number }): 
  * How many LF bytes `bytes` holds, four at a time (a byte is LF when it is zero after XOR with
  * 0x0a; the SWAR test below flags exactly the zero bytes). Several times faster than indexOf over
  * the decoded text, which matters for commands that print hundreds of thousands of lines.
+ * Each loop is a function of its own: V8 optimises a long loop while it runs (on-stack
+ * replacement), and code after it in the same function that had not run yet (the last bytes)
+ * would throw that optimised code away again on every call.
  */
 export function countNewlineBytes(bytes: Uint8Array): number {
-	let count = 0;
-	let index = 0;
 	const length = bytes.length;
 	// Bytes before the first 4-byte boundary (all of them when there is no whole word after it).
 	const head = (4 - (bytes.byteOffset & 3)) & 3;
-	const unaligned = length - head < 4 ? length : head;
-	for (; index < unaligned; index++) if (bytes[index] === 0x0a) count++;
-	if (index === length) return count;
-	const words = new Int32Array(bytes.buffer, bytes.byteOffset + index, (length - index) >>> 2);
+	if (length - head < 4) return countNewlinesIn(bytes, 0, length);
+	const wordCount = (length - head) >>> 2;
+	const wordsEnd = head + wordCount * 4;
+	const words = new Int32Array(bytes.buffer, bytes.byteOffset + head, wordCount);
+	return countNewlinesIn(bytes, 0, head) + countNewlineWords(words) + countNewlinesIn(bytes, wordsEnd, length);
+}
+
+function countNewlinesIn(bytes: Uint8Array, start: number, end: number): number {
+	let count = 0;
+	for (let index = start; index < end; index++) if (bytes[index] === 0x0a) count++;
+	return count;
+}
+
+function countNewlineWords(words: Int32Array): number {
+	let count = 0;
 	for (let word = 0; word < words.length; word++) {
 		const value = (words[word] as number) ^ 0x0a0a0a0a;
 		// The high bit of each byte that is zero, moved down to that byte's low bit.
 		const zeros = (~(((value & 0x7f7f7f7f) + 0x7f7f7f7f) | value | 0x7f7f7f7f) >>> 7) & 0x01010101;
 		count += Math.imul(zeros, 0x01010101) >>> 24;
 	}
-	for (index += words.length * 4; index < length; index++) if (bytes[index] === 0x0a) count++;
 	return count;
 }
 
