@@ -54,14 +54,18 @@ export class ShellTextDecoder {
 		return this.#verbatim;
 	}
 
-	write(chunk: Buffer): string {
+	/**
+	 * `asciiControls`: whether the chunk holds ASCII control bytes other than LF and TAB, when the
+	 * caller has looked (scanOutputBytes); an ASCII chunk without any needs no other check.
+	 */
+	write(chunk: Buffer, asciiControls = true): string {
 		this.#verbatim = false;
 		let text: string;
 		const encoding = this.#atBoundary && !this.#heldEscape ? wholeCharacters(chunk) : undefined;
 		if (encoding) {
 			// Nothing pending and no character cut off: decoded at once, the StringDecoder stays empty.
 			text = chunk.toString(encoding);
-			if (!NEEDS_SANITISING.test(text)) {
+			if ((encoding === "latin1" && !asciiControls) || !NEEDS_SANITISING.test(text)) {
 				this.#verbatim = true;
 				return text;
 			}
@@ -105,42 +109,6 @@ export interface OutputLimits {
 
 export function outputLimits(limits: { maxLines?: number; maxBytes?: number }): OutputLimits {
 	return { maxLines: limits.maxLines ?? DEFAULT_MAX_LINES, maxBytes: limits.maxBytes ?? DEFAULT_MAX_BYTES };
-}
-
-/**
- * How many LF bytes `bytes` holds, four at a time (a byte is LF when it is zero after XOR with
- * 0x0a; the SWAR test below flags exactly the zero bytes). Several times faster than indexOf over
- * the decoded text, which matters for commands that print hundreds of thousands of lines.
- * Each loop is a function of its own: V8 optimises a long loop while it runs (on-stack
- * replacement), and code after it in the same function that had not run yet (the last bytes)
- * would throw that optimised code away again on every call.
- */
-export function countNewlineBytes(bytes: Uint8Array): number {
-	const length = bytes.length;
-	// Bytes before the first 4-byte boundary (all of them when there is no whole word after it).
-	const head = (4 - (bytes.byteOffset & 3)) & 3;
-	if (length - head < 4) return countNewlinesIn(bytes, 0, length);
-	const wordCount = (length - head) >>> 2;
-	const wordsEnd = head + wordCount * 4;
-	const words = new Int32Array(bytes.buffer, bytes.byteOffset + head, wordCount);
-	return countNewlinesIn(bytes, 0, head) + countNewlineWords(words) + countNewlinesIn(bytes, wordsEnd, length);
-}
-
-function countNewlinesIn(bytes: Uint8Array, start: number, end: number): number {
-	let count = 0;
-	for (let index = start; index < end; index++) if (bytes[index] === 0x0a) count++;
-	return count;
-}
-
-function countNewlineWords(words: Int32Array): number {
-	let count = 0;
-	for (let word = 0; word < words.length; word++) {
-		const value = (words[word] as number) ^ 0x0a0a0a0a;
-		// The high bit of each byte that is zero, moved down to that byte's low bit.
-		const zeros = (~(((value & 0x7f7f7f7f) + 0x7f7f7f7f) | value | 0x7f7f7f7f) >>> 7) & 0x01010101;
-		count += Math.imul(zeros, 0x01010101) >>> 24;
-	}
-	return count;
 }
 
 /**

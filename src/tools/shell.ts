@@ -3,7 +3,8 @@ import { existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { timerDelay } from "../llm/timer-limit.js";
 import { newShellTag, taggedEnvironment } from "./process-tree.js";
-import { countNewlineBytes, outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
+import { scanOutputBytes } from "./shell-bytes.js";
+import { outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
 import { registerShell, shellExited, stopShellProcesses } from "./shell-processes.js";
 import { MAX_SPILL_BYTES, SpillFile } from "./shell-spill.js";
 import type { TruncationResult } from "./truncate.js";
@@ -239,8 +240,9 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			const stream = child[channel];
 			stream.on("data", (chunk: Buffer) => {
 				if (done) return;
-				const text = decoder.write(chunk);
-				const waiting = collect(channel, text, countNewlineBytes(chunk), decoder.verbatim ? chunk : undefined);
+				const scan = scanOutputBytes(chunk);
+				const text = decoder.write(chunk, scan.asciiControls);
+				const waiting = collect(channel, text, scan.newlines, decoder.verbatim ? chunk : undefined);
 				if (waiting) hold(waiting);
 			});
 			stream.once("end", () => {

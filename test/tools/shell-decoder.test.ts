@@ -1,5 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import { describe, expect, it } from "vitest";
+import { scanOutputBytes } from "../../src/tools/shell-bytes.js";
 import { ShellTextDecoder, sanitizeShellText } from "../../src/tools/shell-output.js";
 
 function generator(seed: number): () => number {
@@ -58,12 +59,14 @@ describe("ShellTextDecoder", () => {
 		let verbatimChunks = 0;
 		for (let round = 0; round < 2000; round++) {
 			const chunks = randomChunks(random, randomBytes(random));
+			// Half the rounds pass what scanOutputBytes found, as runShell does.
+			const scanned = round % 2 === 0;
 			const decoder = new ShellTextDecoder();
 			const reference = new StringDecoder("utf8");
 			let decoded = "";
 			let whole = "";
 			for (const chunk of chunks) {
-				const text = decoder.write(chunk);
+				const text = scanned ? decoder.write(chunk, scanOutputBytes(chunk).asciiControls) : decoder.write(chunk);
 				if (decoder.verbatim) {
 					verbatimChunks++;
 					expect(Buffer.from(text).equals(chunk)).toBe(true);

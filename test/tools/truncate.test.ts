@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countNewlineBytes, RollingTail } from "../../src/tools/shell-output.js";
+import { scanOutputBytes } from "../../src/tools/shell-bytes.js";
+import { RollingTail } from "../../src/tools/shell-output.js";
 import { type TruncationResult, truncateTail } from "../../src/tools/truncate.js";
 
 /** The straightforward definition truncateTail must agree with: split every line, walk back. */
@@ -119,7 +120,7 @@ describe("RollingTail", () => {
 			for (let piece = 0; piece < pieces; piece++) {
 				const text = randomText(random, Math.floor(random() * 20));
 				whole += text;
-				withCounts.push(text, Buffer.byteLength(text), countNewlineBytes(Buffer.from(text)));
+				withCounts.push(text, Buffer.byteLength(text), scanOutputBytes(Buffer.from(text)).newlines);
 				withoutCounts.push(text);
 			}
 			const expected = referenceTail(whole, limits.maxLines, limits.maxBytes);
@@ -127,28 +128,5 @@ describe("RollingTail", () => {
 			expect(withCounts.truncate(), JSON.stringify(whole)).toEqual(wholeResult);
 			expect(withoutCounts.truncate()).toEqual(wholeResult);
 		}
-	});
-});
-
-describe("countNewlineBytes", () => {
-	it("counts LF bytes at any alignment and length", () => {
-		const random = generator(3);
-		const pool = Buffer.alloc(4096);
-		for (let index = 0; index < pool.length; index++) {
-			const roll = random();
-			// LF, bytes that differ from LF in one bit, and high bytes that could carry into a neighbour.
-			pool[index] =
-				roll < 0.3 ? 0x0a : roll < 0.4 ? 0x0b : roll < 0.5 ? 0x8a : roll < 0.6 ? 0xff : roll < 0.7 ? 0 : 0x41;
-		}
-		for (let round = 0; round < 400; round++) {
-			const start = Math.floor(random() * 64);
-			const length = Math.floor(random() * 300);
-			const bytes = pool.subarray(start, start + length);
-			let expected = 0;
-			for (const byte of bytes) if (byte === 0x0a) expected++;
-			expect(countNewlineBytes(bytes), `start ${start} length ${length}`).toBe(expected);
-		}
-		expect(countNewlineBytes(Buffer.from("\n".repeat(100_001)))).toBe(100_001);
-		expect(countNewlineBytes(new Uint8Array(0))).toBe(0);
 	});
 });
