@@ -51,23 +51,20 @@ function scanBytes(bytes: Uint8Array, start: number, end: number): number {
 }
 
 /**
- * Per byte of each word, as its high bit: `lf` when it is LF (zero after XOR with 0x0a), `tab`
- * likewise, `below` when it is under 0x20 (its low seven bits plus 0x60 do not reach 0x80, and
- * its own high bit is clear), `del` when it is 0x7f. No step carries into the next byte.
+ * Per byte of each word, as its high bit (no step carries into the next byte): `lf` when it is LF
+ * (zero after XOR with 0x0a); a control byte when its own high bit is clear and its low seven
+ * bits are under 0x09, from 0x0b to 0x1f, or 0x7f (adding 0x77, 0x75, 0x60 or 0x01 reaches 0x80
+ * exactly from 0x09, 0x0b, 0x20 or 0x7f on).
  */
 function scanWords(words: Int32Array): number {
 	let count = 0;
 	let controls = 0;
 	for (let word = 0; word < words.length; word++) {
 		const value = words[word] as number;
+		const low = value & 0x7f7f7f7f;
 		const lfBits = value ^ 0x0a0a0a0a;
 		const lf = ~(((lfBits & 0x7f7f7f7f) + 0x7f7f7f7f) | lfBits | 0x7f7f7f7f);
-		const tabBits = value ^ 0x09090909;
-		const tab = ~(((tabBits & 0x7f7f7f7f) + 0x7f7f7f7f) | tabBits | 0x7f7f7f7f);
-		const below = ~(((value & 0x7f7f7f7f) + 0x60606060) | value);
-		const delBits = value ^ 0x7f7f7f7f;
-		const del = ~(((delBits & 0x7f7f7f7f) + 0x7f7f7f7f) | delBits | 0x7f7f7f7f);
-		controls |= (below & ~(lf | tab)) | del;
+		controls |= ~value & (~(low + 0x77777777) | ((low + 0x75757575) & ~(low + 0x60606060)) | (low + 0x01010101));
 		// The LF bits moved down to each byte's low bit, summed by the multiplication into the top byte.
 		count += Math.imul((lf >>> 7) & 0x01010101, 0x01010101) >>> 24;
 	}

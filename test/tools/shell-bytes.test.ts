@@ -45,6 +45,22 @@ describe("scanOutputBytes", () => {
 		}
 	});
 
+	it("classifies every byte value in every position of a word", () => {
+		const words = new Int32Array(2);
+		const bytes = new Uint8Array(words.buffer);
+		for (let position = 0; position < bytes.length; position++) {
+			for (let value = 0; value < 256; value++) {
+				bytes.fill(0x41);
+				bytes[position] = value;
+				const control = (value < 0x20 && value !== 0x09 && value !== 0x0a) || value === 0x7f;
+				expect(scanOutputBytes(bytes), `byte ${value} at ${position}`).toEqual({
+					newlines: value === 0x0a ? 1 : 0,
+					asciiControls: control,
+				});
+			}
+		}
+	});
+
 	it("handles long and empty inputs", () => {
 		expect(scanOutputBytes(Buffer.from("\n".repeat(100_001)))).toEqual({ newlines: 100_001, asciiControls: false });
 		expect(scanOutputBytes(Buffer.from(`${"x\t\n".repeat(10_000)}\x1b`))).toEqual({
