@@ -61,12 +61,24 @@ export interface ShellRunResult {
  */
 export const PIPE_GRACE_MS = 200;
 
+let foundShell: string | undefined;
+
+/** /bin/bash when it exists, else `sh` from the PATH: looked up once. */
 function defaultShell(): string {
-	return existsSync("/bin/bash") ? "/bin/bash" : "sh";
+	foundShell ??= existsSync("/bin/bash") ? "/bin/bash" : "sh";
+	return foundShell;
 }
 
 function isDirectory(path: string): boolean {
 	return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/**
+ * Why a shell did not start: a missing working directory (looked at only now, so that a command
+ * that starts costs no extra file-system call), else `error` itself.
+ */
+function startFailure(cwd: string, error: Error): Error {
+	return isDirectory(cwd) ? error : new Error(`Working directory does not exist: ${cwd}`);
 }
 
 /**
@@ -78,9 +90,6 @@ function isDirectory(path: string): boolean {
  * Rejects only when the working directory is missing or the shell cannot be started.
  */
 export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
-	if (!isDirectory(options.cwd)) {
-		return Promise.reject(new Error(`Working directory does not exist: ${options.cwd}`));
-	}
 	const limits = outputLimits(options);
 	const tail = new RollingTail(limits);
 	const spillDir = options.spillDir ?? tmpdir();
@@ -142,17 +151,29 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 	};
 
 	if (options.signal?.aborted) {
+		if (!isDirectory(options.cwd)) {
+			return Promise.reject(new Error(`Working directory does not exist: ${options.cwd}`));
+		}
 		return Promise.resolve(finish({ cancelled: true, timedOut: false, code: null, signal: null }));
 	}
 	return new Promise<ShellRunResult>((resolve, reject) => {
 		const shell = options.shellPath ?? defaultShell();
 		const tag = newShellTag();
-		const child = spawn(shell, ["-c", options.command], {
-			cwd: options.cwd,
-			env: taggedEnvironment(options.env ?? process.env, tag),
-			stdio: ["ignore", "pipe", "pipe"],
-			detached: true,
-		});
+		const start = () =>
+			spawn(shell, ["-c", options.command], {
+				cwd: options.cwd,
+				env: taggedEnvironment(options.env ?? process.env, tag),
+				stdio: ["ignore", "pipe", "pipe"],
+				detached: true,
+			});
+		let child: ReturnType<typeof start>;
+		try {
+			child = start();
+		} catch (error) {
+			// Node throws for some failures of the child's set-up (a working directory that is a file).
+			reject(error instanceof Error ? startFailure(options.cwd, error) : error);
+			return;
+		}
 		const groupId = child.pid;
 		// Without a pid the spawn failed, and "error" follows.
 		const started = groupId !== undefined;
@@ -257,7 +278,9 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			if (started) return;
 			options.signal?.removeEventListener("abort", onAbort);
 			clearTimeout(timeoutTimer);
-			reject(new Error(`Could not start the shell ${shell}: ${error.message}`, { cause: error }));
+			reject(
+				startFailure(options.cwd, new Error(`Could not start the shell ${shell}: ${error.message}`, { cause: error })),
+			);
 		});
 		child.once("exit", (code, signal) => {
 			if (!started) return;

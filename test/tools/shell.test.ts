@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -125,6 +125,27 @@ describe("runShell truncation and the full-output file", () => {
 		expect(statSync(spillDir).mode & 0o777).toBe(0o700);
 	});
 
+	it("saves a second output next to the first, and none where the directory is a file", async () => {
+		const first = await run("seq 1 20000");
+		const second = await run("seq 2 20001");
+		expect(first.fullOutputPath).not.toBe(second.fullOutputPath);
+		expect(readFileSync(second.fullOutputPath ?? "", "utf8")).toBe(numberLines(2, 20001));
+		const file = join(root, `not-a-directory-${testIndex}`);
+		writeFileSync(file, "");
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => warnings.push(warning.message);
+		process.on("warning", onWarning);
+		try {
+			const refused = await run("seq 1 20000", { spillDir: file });
+			expect(refused).toMatchObject({ truncated: true, exitCode: 0 });
+			expect(refused.fullOutputPath).toBeUndefined();
+			await new Promise((resolve) => setImmediate(resolve));
+		} finally {
+			process.off("warning", onWarning);
+		}
+		expect(warnings.some((warning) => warning.includes("not a directory"))).toBe(true);
+	});
+
 	it("counts every line of a long output full of escapes, CRs and multi-byte characters", async () => {
 		// 40000 lines of ~40 bytes, with sequences and characters that the reads cut in two.
 		const result = await run(
@@ -243,9 +264,17 @@ describe("runShell stopping", () => {
 });
 
 describe("runShell failures", () => {
-	it("rejects a missing working directory", async () => {
+	it("rejects a missing working directory, a file as one, and one missing when the signal is already aborted", async () => {
 		const cwd = join(root, "missing");
 		await expect(runShell({ command: "true", cwd })).rejects.toThrow(`Working directory does not exist: ${cwd}`);
+		const file = join(root, "a-file");
+		writeFileSync(file, "");
+		await expect(runShell({ command: "true", cwd: file })).rejects.toThrow(`Working directory does not exist: ${file}`);
+		const aborted = AbortSignal.abort();
+		await expect(runShell({ command: "true", cwd, signal: aborted })).rejects.toThrow(
+			`Working directory does not exist: ${cwd}`,
+		);
+		expect(liveShellCount()).toBe(0);
 	});
 
 	it("rejects when the shell cannot be started", async () => {
