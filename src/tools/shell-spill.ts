@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDirectorySync } from "../platform/ensure-directory.js";
+import { errorCode } from "../platform/errors.js";
 import {
 	reserveSpillBytes,
 	spillBudget,
@@ -42,8 +43,7 @@ export class SpillFile {
 	static create(dir: string, maxBytes: number = MAX_SPILL_BYTES): SpillFile | undefined {
 		const path = join(dir, spillFileName(randomBytes(8).toString("hex")));
 		try {
-			ensureDirectorySync(dir, { mode: 0o700 });
-			return new SpillFile(path, openSync(path, "wx", 0o600), maxBytes, dir);
+			return new SpillFile(path, openInDirectory(dir, path), maxBytes, dir);
 		} catch (error) {
 			// The output is still returned, only without a full copy on disk.
 			reportSpillFailure(path, error);
@@ -107,6 +107,18 @@ export class SpillFile {
 			spillFileFailed(this.#tracked);
 		}
 	}
+}
+
+/** Opens a new file in `dir`, creating `dir` (0700) only when the first attempt finds it missing. */
+function openInDirectory(dir: string, path: string): number {
+	try {
+		return openSync(path, "wx", 0o600);
+	} catch (error) {
+		const code = errorCode(error);
+		if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+	}
+	ensureDirectorySync(dir, { mode: 0o700 });
+	return openSync(path, "wx", 0o600);
 }
 
 function closeQuietly(fd: number): void {
