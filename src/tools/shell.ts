@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { timerDelay } from "../llm/timer-limit.js";
+import { childProcessModule } from "../platform/lazy-builtins.js";
 import { newShellTag, taggedEnvironment } from "./process-tree.js";
 import { scanOutputBytes } from "./shell-bytes.js";
 import { outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
@@ -160,7 +160,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		const shell = options.shellPath ?? defaultShell();
 		const tag = newShellTag();
 		const start = () =>
-			spawn(shell, ["-c", options.command], {
+			childProcessModule().spawn(shell, ["-c", options.command], {
 				cwd: options.cwd,
 				env: taggedEnvironment(options.env ?? process.env, tag),
 				stdio: ["ignore", "pipe", "pipe"],

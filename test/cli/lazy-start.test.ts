@@ -65,6 +65,10 @@ describe("start-up loads only what the mode needs", () => {
 		expect(urls.some((url) => /\/dist\/chunks\/rpc-mode-\w+\.js$/.test(url))).toBe(true);
 		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
 		for (const sdk of Object.values(BUNDLED_SDKS)) expect(sources).not.toContain(sdk);
+		// Nor TypeBox's validator (valid files and commands pass the quick check), nor Node's
+		// process and thread modules, which only a spawn or a search needs.
+		expect(sources).not.toContain("node_modules/typebox/build/value/");
+		for (const builtin of ["node:child_process", "node:worker_threads"]) expect(urls).not.toContain(builtin);
 	});
 
 	it("ACP mode loads the ACP SDK, and no provider or MCP SDK before a prompt", async () => {
