@@ -8,7 +8,7 @@ export const DEFAULT_HEARTBEAT_MS = 5000;
  * While the session is busy and has reported nothing for `intervalMs`, sends a heartbeat naming
  * what it waits on, so a client can tell a slow model or tool from a hung process. Every event
  * (the heartbeat included) restarts the quiet time. 0 turns it off. The timer never keeps the
- * process alive.
+ * process alive, and an idle session has none.
  */
 export class Heartbeat {
 	private timer: NodeJS.Timeout | undefined;
@@ -37,7 +37,12 @@ export class Heartbeat {
 	}
 
 	private arm(): void {
-		if (this.timer || this.intervalMs <= 0 || !this.waitingOn()) return;
+		// An idle session keeps no timer (an event of it, such as agent_settled, clears the last one).
+		if (this.intervalMs <= 0 || !this.waitingOn()) {
+			this.stop();
+			return;
+		}
+		if (this.timer) return;
 		this.timer = setTimeout(() => this.fire(), timerDelay(this.intervalMs));
 		this.timer.unref();
 	}
