@@ -9,15 +9,19 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  * request body written in one piece, the response body handed over as it arrives. It does what
  * the SDKs ask of fetch (a string body, headers, an abort signal, redirects, a streamed body) at a
  * fraction of the global fetch's cost per request (see docs/providers.md, "HTTP"). Anything else
- * (a Request object, a streamed or form body, another scheme) goes to the global fetch.
+ * (a Request object, a streamed or form body, another scheme, a redirect mode other than
+ * "follow", a URL that does not parse) goes to the global fetch.
  */
-export const providerFetch: typeof fetch = (input, init) => {
+export const providerFetch: typeof fetch = async (input, init) => {
 	const url = typeof input === "string" ? input : input instanceof URL ? input.href : undefined;
 	const body = init?.body;
-	if (url === undefined || !(body === undefined || body === null || typeof body === "string")) {
+	const plain = body === undefined || body === null || typeof body === "string";
+	if (url === undefined || !plain || (init?.redirect !== undefined && init.redirect !== "follow")) {
 		return fetch(input, init);
 	}
-	const target = new URL(url);
+	// A URL that does not parse gets fetch's own rejection.
+	const target = URL.canParse(url) ? new URL(url) : undefined;
+	if (!target) return fetch(input, init);
 	// fetch's own answer to another scheme or to credentials in the URL (it refuses them) stays as it is.
 	if ((target.protocol !== "http:" && target.protocol !== "https:") || target.username || target.password) {
 		return fetch(input, init);

@@ -207,10 +207,12 @@ describe("the provider fetch", () => {
 		await expect(providerFetch(base, { signal: already.signal })).rejects.toMatchObject({ name: "AbortError" });
 	});
 
-	it("leaves to the global fetch what it does not do itself: credentials in the URL, other schemes", async () => {
+	it("leaves to the global fetch what it does not do itself: credentials in the URL, other schemes, bad URLs", async () => {
 		const withCredentials = `http://user:secret@127.0.0.1:${new URL(base).port}/`;
 		await expect(providerFetch(withCredentials)).rejects.toThrow(/credentials/);
 		await expect(providerFetch("data:text/plain,hello").then((response) => response.text())).resolves.toBe("hello");
-		expect(seen).toHaveLength(0);
+		await expect(providerFetch("http://[not a url")).rejects.toThrow(TypeError);
+		await expect(providerFetch(base, { redirect: "error" }).then((response) => response.text())).resolves.toBe("ok");
+		expect(seen).toHaveLength(1);
 	});
 });
