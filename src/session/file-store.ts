@@ -92,6 +92,10 @@ export class SessionFileStore {
 			created = !this.exists();
 			if (created) this.io.mkdir(dirname(this.path));
 			this.lock ??= SessionLock.acquire(this.path);
+			if (created) {
+				this.create(bytes);
+				return;
+			}
 			this.fd = this.io.open(this.path, "a");
 		}
 		const fd = this.fd;
@@ -113,6 +117,20 @@ export class SessionFileStore {
 	}
 
 	/**
+	 * A new file with its first lines, whole or not at all: written to a temporary file, then
+	 * renamed into place, so a process killed meanwhile leaves no empty or torn file that a
+	 * later `--continue` would pass over. Later appends open the file.
+	 */
+	private create(bytes: Buffer): void {
+		if (bytes.length > this.limits.maxFileBytes) {
+			throw new SessionFileTooLargeError(this.path, bytes.length, this.limits.maxFileBytes, "append");
+		}
+		this.renameIntoPlace(this.writeTemporary(bytes));
+		this.tail = { kind: "clean" };
+		this.sizeAfterLastAppend = bytes.length;
+	}
+
+	/**
 	 * Replaces the whole file with `text`: written to a temporary file first, then renamed over
 	 * the old one, so a failure at any point leaves the old file intact.
 	 */
@@ -124,6 +142,15 @@ export class SessionFileStore {
 			throw new SessionFileTooLargeError(this.path, bytes.length, this.limits.maxFileBytes, "append");
 		}
 		this.lock ??= SessionLock.acquire(this.path);
+		const temporary = this.writeTemporary(bytes);
+		this.closeFd();
+		this.renameIntoPlace(temporary);
+		this.tail = { kind: "clean" };
+		this.sizeAfterLastAppend = bytes.length;
+	}
+
+	/** Writes `bytes` to a temporary file beside the session file; on failure nothing is left. */
+	private writeTemporary(bytes: Buffer): string {
 		const temporary = `${this.path}.${process.pid}.tmp`;
 		const fd = this.io.open(temporary, "w");
 		try {
@@ -134,15 +161,17 @@ export class SessionFileStore {
 			throw error;
 		}
 		this.io.close(fd);
-		this.closeFd();
+		return temporary;
+	}
+
+	/** Renames a temporary file over the session file (atomic); on failure the temporary file goes. */
+	private renameIntoPlace(temporary: string): void {
 		try {
 			this.io.rename(temporary, this.path);
 		} catch (error) {
 			this.io.unlink(temporary);
 			throw error;
 		}
-		this.tail = { kind: "clean" };
-		this.sizeAfterLastAppend = bytes.length;
 	}
 
 	/** Closes the file and releases the claim and the lock; later appends throw. */

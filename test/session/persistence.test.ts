@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { nodeIo } from "../../src/session/io.js";
 import { createSession, inMemorySession, openSession } from "../../src/session/open.js";
 import { SessionFileBusyError } from "../../src/session/writer-registry.js";
 import { assistant, failingIo, user, useTempDir, warnings } from "./helpers.js";
@@ -105,6 +106,30 @@ describe("a file removed behind the session's back", () => {
 		const written = lines(file);
 		expect(written[0]).toMatchObject({ type: "session", id: session.id });
 		expect(written).toHaveLength(4);
+	});
+});
+
+describe("a new session's file", () => {
+	it("appears whole: its first lines are written elsewhere and renamed into place, so a kill leaves no empty file", () => {
+		let path = "";
+		const existedAtWrite: boolean[] = [];
+		const io = {
+			...nodeIo,
+			write(fd: number, buffer: Buffer, offset: number, length: number): number {
+				existedAtWrite.push(existsSync(path));
+				return nodeIo.write(fd, buffer, offset, length);
+			},
+		};
+		const dir = temp.dir();
+		const session = temp.track(createSession({ cwd: temp.dir(), sessionDir: dir, io }));
+		path = session.file ?? "";
+		session.appendMessage(user("hello"));
+		expect(existedAtWrite[0]).toBe(false);
+		expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+		session.appendMessage(user("again"));
+		expect(existedAtWrite.at(-1)).toBe(true);
+		session.close();
+		expect(temp.track(openSession(path)).entries()).toHaveLength(2);
 	});
 });
 
