@@ -26,14 +26,21 @@ export const providerFetch: typeof fetch = async (input, init) => {
 	if ((target.protocol !== "http:" && target.protocol !== "https:") || target.username || target.password) {
 		return fetch(input, init);
 	}
-	return send(
-		target,
-		(init?.method ?? "GET").toUpperCase(),
-		headerList(init?.headers),
-		body ?? undefined,
-		init?.signal,
-	);
+	return send(target, {
+		method: (init?.method ?? "GET").toUpperCase(),
+		headers: headerList(init?.headers),
+		body: body ?? undefined,
+		signal: init?.signal,
+	});
 };
+
+/** What one request sends (a redirect may change the method, drop the body and some headers). */
+interface Outgoing {
+	method: string;
+	headers: [string, string][];
+	body: string | undefined;
+	signal: AbortSignal | null | undefined;
+}
 
 /** Redirects followed before giving up, as fetch does. */
 const MAX_REDIRECTS = 20;
@@ -86,38 +93,34 @@ function abortReason(signal: AbortSignal): unknown {
 	return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-async function send(
-	target: URL,
-	method: string,
-	headers: [string, string][],
-	body: string | undefined,
-	signal: AbortSignal | null | undefined,
-): Promise<Response> {
+async function send(target: URL, first: Outgoing): Promise<Response> {
 	let url = target;
-	let currentMethod = method;
-	let currentBody = body;
-	let currentHeaders = headers;
+	let outgoing = first;
 	for (let redirects = 0; ; redirects++) {
-		const message = await exchange(url, currentMethod, currentHeaders, currentBody, signal);
+		const message = await exchange(url, outgoing);
 		const location = message.headers.location;
-		if (!REDIRECTS.has(message.statusCode ?? 0) || typeof location !== "string") return toResponse(message, signal);
+		if (!REDIRECTS.has(message.statusCode ?? 0) || typeof location !== "string") {
+			return toResponse(message, outgoing.signal);
+		}
 		message.resume();
 		if (redirects >= MAX_REDIRECTS) throw fetchFailed(new Error("redirect count exceeded"));
 		const next = new URL(location, url);
-		if (next.protocol !== "http:" && next.protocol !== "https:")
+		if (next.protocol !== "http:" && next.protocol !== "https:") {
 			throw fetchFailed(new Error("URL scheme must be a HTTP(S) scheme"));
+		}
 		// As fetch does: 303, and 301/302 after a POST, go on as a GET without the body.
 		const status = message.statusCode ?? 0;
-		if (status === 303 ? currentMethod !== "HEAD" : (status === 301 || status === 302) && currentMethod === "POST") {
-			currentMethod = "GET";
-			currentBody = undefined;
-			currentHeaders = currentHeaders.filter(([name]) => !/^content-/i.test(name));
+		const method = outgoing.method;
+		if (status === 303 ? method !== "HEAD" : (status === 301 || status === 302) && method === "POST") {
+			const headers = outgoing.headers.filter(([name]) => !/^content-/i.test(name));
+			outgoing = { ...outgoing, method: "GET", body: undefined, headers };
 		}
 		// Credentials are not carried to another origin.
 		if (next.origin !== url.origin) {
-			currentHeaders = currentHeaders.filter(
+			const headers = outgoing.headers.filter(
 				([name]) => !/^(authorization|x-api-key|x-goog-api-key|cookie)$/i.test(name),
 			);
+			outgoing = { ...outgoing, headers };
 		}
 		url = next;
 	}
@@ -127,13 +130,7 @@ async function send(
  * One request; resolves with the response head. A request that fails is not sent again, even on
  * a kept-alive connection: the server may have taken it (retrying is the agent's decision).
  */
-function exchange(
-	target: URL,
-	method: string,
-	headers: [string, string][],
-	body: string | undefined,
-	signal: AbortSignal | null | undefined,
-): Promise<IncomingMessage> {
+function exchange(target: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
 	return new Promise((resolve, reject) => {
 		if (signal?.aborted) {
 			reject(abortReason(signal));

@@ -1,10 +1,9 @@
 import type { Agent } from "../agent/agent.js";
 import type { QueueMode } from "../agent/message-queue.js";
 import type { AgentMessage } from "../agent/messages.js";
-import type { AgentEvent, AgentTool } from "../agent/types.js";
+import type { AgentEvent } from "../agent/types.js";
 import type { CompactionParameterInput, CompactionResult } from "../compaction/index.js";
 import type { CustomMessageInput, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
-import type { PublicModel } from "../llm/model-redaction.js";
 import type { ModelRegistry } from "../llm/model-registry.js";
 import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel } from "../llm/types.js";
 import type { McpServerInfo } from "../mcp/types.js";
@@ -21,9 +20,10 @@ import type { ExtensionBridge } from "./extension-bridge.js";
 import { announced, navigateAnnounced } from "./extension-notices.js";
 import { DEFAULT_HEARTBEAT_MS, Heartbeat } from "./heartbeat.js";
 import type { McpTools } from "./mcp-tools.js";
-import { type CycleResult, publicModel } from "./model-selection.js";
+import type { CycleResult } from "./model-selection.js";
 import { composeSession, type SessionParts } from "./session-parts.js";
 import { contextSizeKnown, entriesOf, exportHtmlFile, lastAssistantText, statsOf, treeOf } from "./session-queries.js";
+import { StateObjects } from "./state-objects.js";
 import { StateTracker } from "./state-tracker.js";
 import { estimateContextTokens, estimateTokens, hasValidUsage, type SessionStats, usageTokens } from "./stats.js";
 import type { NavigateOptions, NavigateResult } from "./tree-navigation.js";
@@ -62,9 +62,7 @@ export class AgentSession {
 	private readonly runningTools = new Map<string, () => void>();
 	private autoCompaction: boolean;
 	private disposed = false;
-	/** The current model's public form, rebuilt when the model changes (read on every state check). */
-	private toolNamesOf: { tools: readonly AgentTool[]; names: string[] } | undefined;
-	private publicModelOf: { model: Model; baseUrl: string; value: PublicModel } | undefined;
+	private readonly stateObjects = new StateObjects();
 
 	constructor(private readonly options: AgentSessionOptions) {
 		this.autoCompaction = options.autoCompaction ?? true;
@@ -141,7 +139,7 @@ export class AgentSession {
 		const { agent, current, input } = this.parts;
 		const session = current.session;
 		const state: SessionState = {
-			model: this.model ? this.currentPublicModel(this.model) : null,
+			model: this.model ? this.stateObjects.publicModel(this.model) : null,
 			thinkingLevel: this.thinkingLevel,
 			isStreaming: this.isStreaming,
 			isCompacting: this.isCompacting,
@@ -153,27 +151,12 @@ export class AgentSession {
 			pendingMessageCount: agent.queuedCount,
 			queuedMessagesPaused: input.paused,
 			approvalMode: this.parts.approvals.mode,
-			tools: this.toolNames(),
+			tools: this.stateObjects.toolNames(this.parts.capabilities.tools),
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
 		if (name) state.sessionName = name;
 		return state;
-	}
-
-	/** The offered tools' names: the same array while the tools are the same. */
-	private toolNames(): string[] {
-		const tools = this.parts.capabilities.tools;
-		if (this.toolNamesOf?.tools !== tools) this.toolNamesOf = { tools, names: tools.map((tool) => tool.name) };
-		return this.toolNamesOf.names;
-	}
-
-	private currentPublicModel(model: Model): PublicModel {
-		const known = this.publicModelOf;
-		if (known?.model === model && known.baseUrl === model.baseUrl) return known.value;
-		const value = publicModel(model);
-		this.publicModelOf = { model, baseUrl: model.baseUrl, value };
-		return value;
 	}
 
 	/** Announces (as `state_changed`) whatever changed since the last announcement, now. */
