@@ -2,7 +2,7 @@ import type { Static } from "typebox";
 import { Type } from "../llm/schema-builders.js";
 
 /**
- * What settings.json may hold, checked by TypeBox's compiled validator (src/llm/config-validator.ts).
+ * What settings.json may hold, checked by the quick check, else TypeBox's validator (src/llm/config-validator.ts).
  * Keys not listed are kept and ignored (other programs and later versions write their own); a
  * listed key with a value of the wrong kind is dropped with an error. Each leaf's `description` is
  * the "expected ..." of its error message.
