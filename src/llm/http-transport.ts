@@ -1,8 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
-import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { httpsModule } from "../platform/lazy-builtins.js";
 
 /**
  * A `fetch` for the provider SDKs over node:http(s): one keep-alive connection pool per scheme, the
@@ -50,18 +50,6 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 let httpAgent: HttpAgent | undefined;
 let httpsAgent: HttpsAgent | undefined;
-type HttpsModule = typeof import("node:https");
-let https: HttpsModule | undefined;
-
-function httpsModule(): HttpsModule {
-	if (!https) {
-		// Loaded on the first https request: a local server over http never pays for TLS.
-		const loaded: HttpsModule = createRequire(import.meta.url)("node:https");
-		https = loaded;
-	}
-	return https;
-}
-
 function agentFor(target: URL): HttpAgent | HttpsAgent {
 	if (target.protocol === "http:") {
 		httpAgent ??= new HttpAgent({ keepAlive: true });

@@ -2,15 +2,17 @@ import { createRequire } from "node:module";
 
 /**
  * Node modules that take milliseconds to load and that start-up does not use: each is loaded on
- * its first use (a spawn, a search worker) instead of with the module that uses it.
+ * its first use (a spawn, a search worker, an https request) instead of with the module that uses it.
  */
 const load = createRequire(import.meta.url);
 
 type ChildProcessModule = typeof import("node:child_process");
 type WorkerThreadsModule = typeof import("node:worker_threads");
+type HttpsModule = typeof import("node:https");
 
 let childProcess: ChildProcessModule | undefined;
 let workerThreads: WorkerThreadsModule | undefined;
+let https: HttpsModule | undefined;
 
 export function childProcessModule(): ChildProcessModule {
 	if (!childProcess) {
@@ -26,4 +28,13 @@ export function workerThreadsModule(): WorkerThreadsModule {
 		workerThreads = loaded;
 	}
 	return workerThreads;
+}
+
+/** TLS and https: a provider on a local server over http never loads them. */
+export function httpsModule(): HttpsModule {
+	if (!https) {
+		const loaded: HttpsModule = load("node:https");
+		https = loaded;
+	}
+	return https;
 }
