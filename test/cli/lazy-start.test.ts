@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -79,5 +79,20 @@ describe("start-up loads only what the mode needs", () => {
 		for (const sdk of [BUNDLED_SDKS.mcp, BUNDLED_SDKS.anthropic, BUNDLED_SDKS.openai]) {
 			expect(sources).not.toContain(sdk);
 		}
+	});
+});
+
+describe("the bundled provider SDKs", () => {
+	it("hold the Anthropic client's Messages resource and not the rest of its resources", () => {
+		const chunks = join(import.meta.dirname, "../../dist/chunks");
+		const sources = readdirSync(chunks)
+			.filter((name) => name.endsWith(".js"))
+			.map((name) => readFileSync(join(chunks, name), "utf8"));
+		const sdk = sources.filter((source) => source.includes(`${BUNDLED_SDKS.anthropic}client.mjs`));
+		expect(sdk).toHaveLength(1);
+		expect(sdk[0]).toContain(`${BUNDLED_SDKS.anthropic}resources/messages/messages.mjs`);
+		// The beta resources are most of the SDK; the full client would bring them in.
+		expect(sdk[0]).not.toContain(`${BUNDLED_SDKS.anthropic}resources/beta/messages/`);
+		expect(sdk[0]).not.toContain(`${BUNDLED_SDKS.anthropic}resources/models.mjs`);
 	});
 });

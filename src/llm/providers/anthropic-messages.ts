@@ -1,5 +1,6 @@
 import { Console } from "node:console";
-import Anthropic from "@anthropic-ai/sdk";
+import { BaseAnthropic } from "@anthropic-ai/sdk";
+import { Messages } from "@anthropic-ai/sdk/resources/messages";
 import { providerFetch } from "../http-transport.js";
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
@@ -11,15 +12,24 @@ import { cannedEventStream, WARM_UP_BASE_URL } from "./warm-up.js";
 /** Sent when no key is configured (local servers need none); the runtime checked beforehand. */
 const PLACEHOLDER_API_KEY = "atomic-no-key";
 
+/**
+ * The SDK's client with only the Messages resource. The full `Anthropic` client builds every
+ * resource (beta, files, skills, organization…) and bundles about four times the code, which a
+ * first prompt would pay to compile.
+ */
+class MessagesClient extends BaseAnthropic {
+	readonly messages: Messages = new Messages(this);
+}
+
 // stdout may carry the RPC protocol: the SDK's own log lines go to stderr.
 const stderrLogger = new Console(process.stderr);
 
 /** Clients kept for reuse, by what they were built from: building one costs more than a small request. */
-const clients = new Map<string, Anthropic>();
+const clients = new Map<string, MessagesClient>();
 const MAX_CLIENTS = 8;
 
 /** The SDK client for this key, base URL and headers; the same one for every request that shares them. */
-function clientFor(apiKey: string, baseURL: string, headers: Record<string, string>): Anthropic {
+function clientFor(apiKey: string, baseURL: string, headers: Record<string, string>): MessagesClient {
 	const key = JSON.stringify([apiKey, baseURL, headers]);
 	const known = clients.get(key);
 	if (known) {
@@ -28,7 +38,7 @@ function clientFor(apiKey: string, baseURL: string, headers: Record<string, stri
 		clients.set(key, known);
 		return known;
 	}
-	const client = new Anthropic({
+	const client = new MessagesClient({
 		apiKey,
 		baseURL,
 		maxRetries: 0, // retries are the agent's job
@@ -106,7 +116,7 @@ const WARM_UP_EVENTS = [
  * network), so that the first real request does not compile their code paths.
  */
 export async function warmUp(): Promise<void> {
-	const client = new Anthropic({
+	const client = new MessagesClient({
 		apiKey: PLACEHOLDER_API_KEY,
 		baseURL: WARM_UP_BASE_URL,
 		maxRetries: 0,
