@@ -1,46 +1,118 @@
-// Builds dist/: an esbuild bundle per entry point (the CLI, the SDK, the search worker; code-split, ESM). Each provider SDK
-// is loaded only on the first request to its API (or by the idle preload): the Anthropic and OpenAI SDKs are bundled
-// into their provider's lazily imported chunk, one file to load instead of a hundred modules to resolve and link
-// (half the cost of a first prompt that finds them unloaded); @google/genai and jiti stay external. Type declarations are
-// emitted by tsc into dist/types. Files are replaced in place (stale chunks removed afterwards),
-// so a CLI started while a rebuild runs never finds dist/ missing.
+// Builds dist/ with rolldown: an ESM bundle per entry point (the CLI, the SDK, the search worker), code-split.
+//
+// Start-up loads one file besides the CLI's own: every module that RPC start-up imports (STARTUP_ROOTS
+// and what they import, statically) goes into one chunk, `chunks/startup-*.js`. Left to itself the
+// bundler makes a chunk for each set of lazily loaded parts that share a module, and start-up paid
+// for resolving and linking some 40 files. Modules the search worker also imports stay out of it, so
+// a worker does not load start-up's code; so does what `atomic --version` and `--help` run.
+//
+// Each provider SDK is loaded only on the first request to its API (or by the idle preload): the
+// Anthropic and OpenAI SDKs are bundled into their provider's lazily imported chunk; @google/genai
+// and jiti stay external. Type declarations are emitted by tsc into dist/types. Files are replaced
+// in place (stale chunks removed afterwards), so a CLI started while a rebuild runs never finds
+// dist/ missing. dist/chunks gets a package.json of its own: Node looks for the nearest one to
+// learn each file's module type, and finding it there saves two misses per chunk.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
-import { build } from "esbuild";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { build } from "rolldown";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-const external = ["@google/genai", "jiti"].flatMap((name) => [name, `${name}/*`]);
+const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/];
+const ENTRIES = { cli: "src/cli/main.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" };
+/** What src/cli/main.ts imports to start RPC mode, once it has parsed the arguments. */
+const STARTUP_ROOTS = ["src/rpc/rpc-mode.ts", "src/runtime/create-agent-session.ts"];
+
+/** Each module's static imports, as the bundler parsed them. */
+const imports = new Map();
+const moduleGraph = {
+	name: "atomic-module-graph",
+	moduleParsed(info) {
+		imports.set(info.id, info.importedIds);
+	},
+};
+
+function staticClosure(roots) {
+	const seen = new Set();
+	const pending = roots.map((root) => resolve(root));
+	while (pending.length > 0) {
+		const id = pending.pop();
+		if (seen.has(id)) continue;
+		seen.add(id);
+		for (const next of imports.get(id) ?? []) pending.push(next);
+	}
+	return seen;
+}
+
+/** The modules of the two start-up chunks, computed once the whole graph is parsed. */
+let chunks;
+function startupChunks() {
+	if (!chunks) {
+		const cli = staticClosure([ENTRIES.cli]);
+		const worker = staticClosure([ENTRIES["search-worker"]]);
+		const modules = [...staticClosure(STARTUP_ROOTS)].filter((id) => !cli.has(id));
+		chunks = {
+			startup: new Set(modules.filter((id) => !worker.has(id))),
+			search: new Set(modules.filter((id) => worker.has(id))),
+		};
+	}
+	return chunks;
+}
+
+/** Chunks that import each other would run modules before their dependencies: the build stops instead. */
+function failOnChunkCycle(outputs) {
+	const importsOf = new Map(outputs.map((chunk) => [chunk.fileName, chunk.imports]));
+	const state = new Map(); // fileName → "visiting" | "done"
+	const visit = (name, path) => {
+		if (state.get(name) === "done") return;
+		if (state.get(name) === "visiting") throw new Error(`chunks import each other: ${[...path, name].join(" → ")}`);
+		state.set(name, "visiting");
+		for (const next of importsOf.get(name) ?? []) if (importsOf.has(next)) visit(next, [...path, name]);
+		state.set(name, "done");
+	};
+	for (const name of importsOf.keys()) visit(name, []);
+}
 
 const result = await build({
-	entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" },
-	outdir: "dist",
-	bundle: true,
-	splitting: true,
-	format: "esm",
+	input: ENTRIES,
 	platform: "node",
-	target: "node20",
 	external,
-	chunkNames: "chunks/[name]-[hash]",
-	// Bundled CommonJS dependencies call require(); ESM output gets one from createRequire.
-	banner: {
-		js: [
-			"#!/usr/bin/env node",
-			'import { createRequire as __atomicCreateRequire } from "node:module";',
-			"const require = __atomicCreateRequire(import.meta.url);",
-		].join("\n"),
+	plugins: [moduleGraph],
+	// Lets the SDK entry share its chunk with modules it does not export (required by the groups).
+	preserveEntrySignatures: "allow-extension",
+	transform: { target: "node20", define: { __ATOMIC_VERSION__: JSON.stringify(pkg.version) } },
+	// main.ts imports parts of start-up lazily so that --version and --help need none of it; the
+	// bundler notes that the SDK entry imports the same modules statically, which is intended.
+	checks: { ineffectiveDynamicImport: false },
+	logLevel: "warn",
+	output: {
+		dir: "dist",
+		format: "esm",
+		entryFileNames: "[name].js",
+		chunkFileNames: "chunks/[name]-[hash].js",
+		banner: (chunk) => (chunk.fileName === "cli.js" ? "#!/usr/bin/env node" : ""),
+		codeSplitting: {
+			// A group's dependencies stay where they are: what --version and the worker import must
+			// not be pulled into the start-up chunk. The check below makes sure no chunks import each other.
+			includeDependenciesRecursively: false,
+			groups: [
+				{ name: "startup", test: (id) => startupChunks().startup.has(id) },
+				{ name: "search", test: (id) => startupChunks().search.has(id) },
+			],
+		},
+		sourcemap: true,
+		comments: { legal: false },
 	},
-	define: { __ATOMIC_VERSION__: JSON.stringify(pkg.version) },
-	sourcemap: "linked",
-	legalComments: "none",
-	logLevel: "warning",
-	metafile: true,
 });
 chmodSync("dist/cli.js", 0o755);
+failOnChunkCycle(result.output.filter((file) => file.type === "chunk"));
+mkdirSync("dist/chunks", { recursive: true });
+writeFileSync("dist/chunks/package.json", `${JSON.stringify({ type: "module" })}\n`);
 
-const produced = new Set(Object.keys(result.metafile.outputs).map((path) => relative("dist", path)));
+const produced = new Set(result.output.map((file) => file.fileName));
+produced.add("chunks/package.json");
 for (const entry of existsSync("dist/chunks") ? readdirSync("dist/chunks") : []) {
-	const path = join("chunks", entry);
+	const path = `chunks/${entry}`;
 	if (!produced.has(path)) rmSync(join("dist", path), { force: true });
 }
 
