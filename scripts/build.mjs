@@ -1,6 +1,7 @@
-// Builds dist/ with rolldown: an ESM bundle per entry point (the CLI, the SDK, the search worker), code-split.
+// Builds dist/ with rolldown: a CommonJS bundle per entry point (the CLI, the SDK, the search worker), code-split,
+// and the code cache of the CLI's chunks (src/cli/compile-cache.ts; docs/architecture.md "The bundle").
 //
-// Start-up loads one file besides the CLI's own: every module that RPC start-up imports (STARTUP_ROOTS
+// Start-up loads one big file besides the CLI's own: every module that RPC start-up imports (STARTUP_ROOTS
 // and what they import, statically) goes into one chunk, `chunks/startup-*.js`. Left to itself the
 // bundler makes a chunk for each set of lazily loaded parts that share a module, and start-up paid
 // for resolving and linking some 40 files. Modules the search worker also imports stay out of it, so
@@ -10,16 +11,17 @@
 // Anthropic and OpenAI SDKs are bundled into their provider's lazily imported chunk; @google/genai
 // and jiti stay external. Type declarations are emitted by tsc into dist/types. Files are replaced
 // in place (stale chunks removed afterwards), so a CLI started while a rebuild runs never finds
-// dist/ missing. dist/chunks gets a package.json of its own: Node looks for the nearest one to
-// learn each file's module type, and finding it there saves two misses per chunk.
+// dist/ missing. dist/package.json says the files are CommonJS (the package itself is ESM: its
+// sources, tests and scripts).
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "rolldown";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/];
-const ENTRIES = { cli: "src/cli/main.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" };
+const ENTRIES = { cli: "src/cli/bin.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" };
 /** What src/cli/main.ts imports to start RPC mode, once it has parsed the arguments. */
 const STARTUP_ROOTS = ["src/rpc/rpc-mode.ts", "src/runtime/create-agent-session.ts"];
 
@@ -48,7 +50,7 @@ function staticClosure(roots) {
 let chunks;
 function startupChunks() {
 	if (!chunks) {
-		const cli = staticClosure([ENTRIES.cli]);
+		const cli = staticClosure([ENTRIES.cli, "src/cli/main.ts"]);
 		const worker = staticClosure([ENTRIES["search-worker"]]);
 		const modules = [...staticClosure(STARTUP_ROOTS)].filter((id) => !cli.has(id));
 		chunks = {
@@ -87,7 +89,7 @@ const result = await build({
 	logLevel: "warn",
 	output: {
 		dir: "dist",
-		format: "esm",
+		format: "cjs",
 		entryFileNames: "[name].js",
 		chunkFileNames: "chunks/[name]-[hash].js",
 		banner: (chunk) => (chunk.fileName === "cli.js" ? "#!/usr/bin/env node" : ""),
@@ -106,14 +108,40 @@ const result = await build({
 });
 chmodSync("dist/cli.js", 0o755);
 failOnChunkCycle(result.output.filter((file) => file.type === "chunk"));
-mkdirSync("dist/chunks", { recursive: true });
-writeFileSync("dist/chunks/package.json", `${JSON.stringify({ type: "module" })}\n`);
+writeFileSync("dist/package.json", `${JSON.stringify({ type: "commonjs" })}\n`);
 
 const produced = new Set(result.output.map((file) => file.fileName));
-produced.add("chunks/package.json");
 for (const entry of existsSync("dist/chunks") ? readdirSync("dist/chunks") : []) {
 	const path = `chunks/${entry}`;
 	if (!produced.has(path)) rmSync(join("dist", path), { force: true });
+}
+
+// The code cache (src/cli/compile-cache.ts): one run of the CLI to its first get_state writes it.
+rmSync("dist/compile-cache", { recursive: true, force: true });
+const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
+const prime = spawnSync(process.execPath, ["dist/cli.js", "--mode", "rpc", "--no-session"], {
+	input: '{"type":"get_state","id":"build"}\n',
+	env: {
+		PATH: process.env.PATH,
+		HOME: home,
+		ATOMIC_CODING_AGENT_DIR: join(home, "agent"),
+		ATOMIC_COMPILE_CACHE: "write",
+	},
+	encoding: "utf8",
+	timeout: 60_000,
+});
+rmSync(home, { recursive: true, force: true });
+if (prime.status !== 0 || !prime.stdout.includes('"id":"build"')) {
+	console.error(`writing the code cache failed (exit ${prime.status}):\n${prime.stderr}`);
+	process.exit(1);
+}
+// A script compiled from a cache cannot import() (Node 20): chunks that import an external module
+// dynamically keep no cache file and load as usual.
+for (const chunk of result.output) {
+	if (chunk.type !== "chunk" || !chunk.fileName.startsWith("chunks/")) continue;
+	if (!chunk.dynamicImports.some((target) => !produced.has(target))) continue;
+	const dir = join("dist", "compile-cache", `${process.versions.v8}-${process.arch}`);
+	rmSync(join(dir, `${chunk.fileName.slice("chunks/".length)}.bin`), { force: true });
 }
 
 if (!process.argv.includes("--no-types")) {

@@ -1,5 +1,6 @@
 import { extensionSourceInfo, findExtensions } from "./discovery.js";
 import { type ExtensionErrorListener, type ExtensionHost, errorText } from "./host.js";
+import { jitiModule } from "./jiti.js";
 import { extensionAliases } from "./package-paths.js";
 import { ExtensionRunner } from "./runner.js";
 import type { ExtensionFactory } from "./types.js";
@@ -23,10 +24,8 @@ type ModuleImporter = (path: string) => Promise<unknown>;
 
 /** jiti and pi's module stand-ins are imported here only, and only when there is something to load. */
 async function createImporter(): Promise<ModuleImporter> {
-	const [{ createJiti }, { piVirtualModules }] = await Promise.all([
-		import("jiti"),
-		import("./compat/virtual-modules.js"),
-	]);
+	const { createJiti } = jitiModule();
+	const { piVirtualModules } = await import("./compat/virtual-modules.js");
 	const jiti = createJiti(import.meta.url, {
 		alias: extensionAliases(),
 		virtualModules: piVirtualModules(),

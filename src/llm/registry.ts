@@ -1,3 +1,4 @@
+import { httpModule } from "../platform/lazy-builtins.js";
 import { describeError, errorFromThrown, providerError } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
@@ -73,8 +74,8 @@ const GLOBAL_FETCH_APIS: ReadonlySet<string> = new Set(["google-generative-ai"])
  */
 export async function preloadHttpClient(api?: string): Promise<void> {
 	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
-	const [{ createServer }, { providerFetch }] = await Promise.all([import("node:http"), import("./http-transport.js")]);
-	const server = createServer((_request, response) => response.end("ok"));
+	const { providerFetch } = await import("./http-transport.js");
+	const server = httpModule().createServer((_request, response) => response.end("ok"));
 	try {
 		const port = await new Promise<number>((resolve, reject) => {
 			server.once("error", reject);

@@ -9,10 +9,12 @@ const load = createRequire(import.meta.url);
 type ChildProcessModule = typeof import("node:child_process");
 type WorkerThreadsModule = typeof import("node:worker_threads");
 type HttpsModule = typeof import("node:https");
+type HttpModule = typeof import("node:http");
 
 let childProcess: ChildProcessModule | undefined;
 let workerThreads: WorkerThreadsModule | undefined;
 let https: HttpsModule | undefined;
+let http: HttpModule | undefined;
 
 export function childProcessModule(): ChildProcessModule {
 	if (!childProcess) {
@@ -37,4 +39,13 @@ export function httpsModule(): HttpsModule {
 		https = loaded;
 	}
 	return https;
+}
+
+/** node:http for code that runs before any provider request (the idle preload's loopback server). */
+export function httpModule(): HttpModule {
+	if (!http) {
+		const loaded: HttpModule = load("node:http");
+		http = loaded;
+	}
+	return http;
 }

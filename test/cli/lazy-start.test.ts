@@ -1,12 +1,10 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, makeAgentDir } from "../support/rpc-process.js";
 
-const HOOKS = pathToFileURL(join(import.meta.dirname, "../support/load-log-hooks.mjs")).href;
-const REGISTER = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(HOOKS)});`;
+const LOAD_LOG = join(import.meta.dirname, "../support/load-log.cjs");
 
 /** SDKs bundled into lazily loaded chunks: the bundler's comments name their source files. */
 const BUNDLED_SDKS = {
@@ -29,7 +27,7 @@ async function loadedBy(args: string[], input: string): Promise<{ urls: string[]
 	const tree = makeAgentDir({ settings: { idlePreload: false } });
 	trees.push(tree);
 	const log = join(tree.root, "loads.log");
-	const child = spawn(process.execPath, ["--import", REGISTER, CLI, ...args], {
+	const child = spawn(process.execPath, ["--require", LOAD_LOG, CLI, ...args], {
 		cwd: tree.work,
 		env: {
 			PATH: process.env.PATH,

@@ -1,0 +1,105 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
+
+/**
+ * V8's code cache for the CLI's own chunks, the runtime equivalent of Node 22's compile cache
+ * (Node 20 has none for modules). Compiling start-up's code is the largest part of a cold start;
+ * with a cache V8 reads the compiled code instead.
+ *
+ * The cache is made when the package is built (`npm ci` runs the build): scripts/build.mjs runs
+ * the CLI once with ATOMIC_COMPILE_CACHE=write, which writes each chunk's code, with every function
+ * that start-up ran, as it exits. Chunk file names carry a hash of their content, so a cache file
+ * named after a chunk can only belong to that content; the directory is named after the V8
+ * version and architecture. V8 checks the rest (its version, its flags, the source's length) and
+ * rejects a cache that does not fit, which costs only the compile it would have saved.
+ *
+ * Node 20 loses the dynamic-import callback of a script compiled from a cache, so a chunk that
+ * calls `import()` for an external module gets no cache file (the build removes it) and loads
+ * as usual; Atomic's own chunks use require for those.
+ */
+
+const WRAPPER_PARAMETERS = ["exports", "require", "module", "__filename", "__dirname"] as const;
+
+/** dist/chunks: the only files this cache serves. */
+function chunksDir(): string {
+	return join(dirname(fileURLToPath(import.meta.url)), "chunks");
+}
+
+function cacheDir(chunks: string): string {
+	return join(dirname(chunks), "compile-cache", `${process.versions.v8}-${process.arch}`);
+}
+
+function cacheFile(dir: string, chunk: string): string {
+	return join(dir, `${basename(chunk)}.bin`);
+}
+
+function readCache(file: string): Buffer | undefined {
+	try {
+		return readFileSync(file);
+	} catch (error) {
+		// Missing (not built yet, or another Node) or unreadable: the chunk is compiled as usual.
+		if (error instanceof Error) return undefined;
+		throw error;
+	}
+}
+
+function compile(source: string, filename: string, cachedData: Buffer | undefined): Script {
+	const wrapped = `(function (${WRAPPER_PARAMETERS.join(", ")}) { ${source}\n})`;
+	return new Script(wrapped, {
+		filename,
+		cachedData,
+	});
+}
+
+function writeAtomically(file: string, data: Buffer): void {
+	const temporary = `${file}.${process.pid}.tmp`;
+	const fd = openSync(temporary, "w");
+	try {
+		writeSync(fd, data);
+	} finally {
+		closeSync(fd);
+	}
+	renameSync(temporary, file);
+}
+
+/** Write mode: at exit, every chunk's cache, with what ran for those this process loaded. */
+function writeAtExit(chunks: string, dir: string, loaded: Map<string, Script>): void {
+	process.on("exit", () => {
+		mkdirSync(dir, { recursive: true });
+		for (const name of readdirSync(chunks)) {
+			if (!name.endsWith(".js")) continue;
+			const filename = join(chunks, name);
+			const script = loaded.get(filename) ?? compile(readFileSync(filename, "utf8"), filename, undefined);
+			writeAtomically(cacheFile(dir, filename), script.createCachedData());
+		}
+	});
+}
+
+/**
+ * Serves the CLI's chunks from the code cache from now on. Only the CLI calls this (an SDK user's
+ * process keeps its own loader untouched); without the cache files it changes nothing.
+ */
+export function useCompileCache(): void {
+	const chunks = chunksDir();
+	const dir = cacheDir(chunks);
+	const writing = process.env.ATOMIC_COMPILE_CACHE === "write";
+	if (!writing && !existsSync(dir)) return;
+	const loaded = new Map<string, Script>();
+	if (writing) writeAtExit(chunks, dir, loaded);
+	const extensions = createRequire(import.meta.url).extensions;
+	const original = extensions[".js"];
+	extensions[".js"] = (module, filename) => {
+		if (dirname(filename) !== chunks) return original(module, filename);
+		const cachedData = writing ? undefined : readCache(cacheFile(dir, filename));
+		if (!writing && cachedData === undefined) return original(module, filename);
+		const script = compile(readFileSync(filename, "utf8"), filename, cachedData);
+		if (writing) loaded.set(filename, script);
+		const wrapper: unknown = script.runInThisContext({ displayErrors: true });
+		if (typeof wrapper !== "function") throw new Error(`${filename} did not compile to a module function`);
+		const require = createRequire(filename);
+		Reflect.apply(wrapper, module.exports, [module.exports, require, module, filename, dirname(filename)]);
+	};
+}
