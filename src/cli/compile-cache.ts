@@ -10,8 +10,8 @@ import { Script } from "node:vm";
  * with a cache V8 reads the compiled code instead.
  *
  * The cache is made when the package is built (`npm ci` runs the build): scripts/build.mjs runs
- * the CLI once with ATOMIC_COMPILE_CACHE=write, which writes each chunk's code, with every function
- * that start-up ran, as it exits. Chunk file names carry a hash of their content, so a cache file
+ * the CLI with ATOMIC_COMPILE_CACHE=write through start-up and the idle preload, and each run
+ * writes, as it exits, the code of the chunks it loaded with every function that ran. Chunk file names carry a hash of their content, so a cache file
  * named after a chunk can only belong to that content; the directory is named after the V8
  * version and architecture. V8 checks the rest (its version, its flags, the source's length) and
  * rejects a cache that does not fit, which costs only the compile it would have saved.
@@ -65,15 +65,27 @@ function writeAtomically(file: string, data: Buffer): void {
 	renameSync(temporary, file);
 }
 
-/** Write mode: at exit, every chunk's cache, with what ran for those this process loaded. */
+/** Whether this process writes the code cache (a run of the build): it must leave V8's flags alone. */
+function writingCompileCache(): boolean {
+	return process.env.ATOMIC_COMPILE_CACHE === "write";
+}
+
+/**
+ * Write mode, at exit: the cache of each chunk this process loaded, with every function that ran,
+ * and of each other chunk that has none yet (its top level only). The build runs several
+ * processes (one per provider it warms up); each adds what it ran.
+ */
 function writeAtExit(chunks: string, dir: string, loaded: Map<string, Script>): void {
 	process.on("exit", () => {
 		mkdirSync(dir, { recursive: true });
 		for (const name of readdirSync(chunks)) {
 			if (!name.endsWith(".js")) continue;
 			const filename = join(chunks, name);
-			const script = loaded.get(filename) ?? compile(readFileSync(filename, "utf8"), filename, undefined);
-			writeAtomically(cacheFile(dir, filename), script.createCachedData());
+			const file = cacheFile(dir, filename);
+			const script = loaded.get(filename);
+			if (script) writeAtomically(file, script.createCachedData());
+			else if (!existsSync(file))
+				writeAtomically(file, compile(readFileSync(filename, "utf8"), filename, undefined).createCachedData());
 		}
 	});
 }
@@ -85,7 +97,7 @@ function writeAtExit(chunks: string, dir: string, loaded: Map<string, Script>): 
 export function useCompileCache(): void {
 	const chunks = chunksDir();
 	const dir = cacheDir(chunks);
-	const writing = process.env.ATOMIC_COMPILE_CACHE === "write";
+	const writing = writingCompileCache();
 	if (!writing && !existsSync(dir)) return;
 	const loaded = new Map<string, Script>();
 	if (writing) writeAtExit(chunks, dir, loaded);

@@ -167,6 +167,9 @@ const HEAP_TUNING_DELAY_MS = 100;
  */
 function tuneHeapSoon(): { tuning: typeof import("./heap-tuning.js") | undefined } {
 	const heap: { tuning: typeof import("./heap-tuning.js") | undefined } = { tuning: undefined };
+	// Heap tuning changes V8 flags, and V8 rejects a code cache made under other flags than its own:
+	// a process writing the cache (compile-cache.ts; not imported here, it lives in cli.js) leaves them.
+	if (process.env.ATOMIC_COMPILE_CACHE === "write") return heap;
 	setTimeout(() => {
 		import("./heap-tuning.js").then(
 			(tuning) => {
