@@ -13,20 +13,11 @@
 // in place (stale chunks removed afterwards), so a CLI started while a rebuild runs never finds
 // dist/ missing. dist/package.json says the files are CommonJS (the package itself is ESM: its
 // sources, tests and scripts).
-import { spawn, spawnSync } from "node:child_process";
-import {
-	chmodSync,
-	existsSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "rolldown";
+import { writeCompileCache } from "./compile-cache.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/];
@@ -68,55 +59,6 @@ function startupChunks() {
 		};
 	}
 	return chunks;
-}
-
-/** The quiet time after the last preload step after which the preload is taken to be done. */
-const PRELOAD_QUIET_MS = 1500;
-
-/** One run of the CLI in write mode with a model of `api`, ended once its idle preload is over. */
-async function primeCompileCache(api) {
-	const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
-	const agentDir = join(home, "agent");
-	mkdirSync(agentDir);
-	const model = { id: "prime", name: "prime", reasoning: false, input: ["text"], contextWindow: 8192, maxTokens: 1024 };
-	// Nothing is sent: the preload answers its own requests (a loopback server, a canned stream).
-	const providers = { prime: { baseUrl: "http://127.0.0.1:9", api, apiKey: "none", models: [model] } };
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers }));
-	const child = spawn(process.execPath, [resolve("dist/cli.js"), "--mode", "rpc", "--no-session", "--model", "prime/prime"], {
-		cwd: home,
-		env: {
-			PATH: process.env.PATH,
-			HOME: home,
-			ATOMIC_CODING_AGENT_DIR: agentDir,
-			ATOMIC_COMPILE_CACHE: "write",
-			ATOMIC_DEBUG_IDLE: "1",
-		},
-		stdio: ["pipe", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	let quiet;
-	const finish = () => child.stdin.end();
-	const deadline = setTimeout(finish, 30_000);
-	child.stdout.on("data", (data) => {
-		stdout += data;
-	});
-	child.stderr.on("data", (data) => {
-		stderr += data;
-		if (!/^preload: /m.test(String(data))) return;
-		clearTimeout(quiet);
-		quiet = setTimeout(finish, PRELOAD_QUIET_MS);
-	});
-	child.stdin.write('{"type":"get_state","id":"build"}\n');
-	const status = await new Promise((resolve) => child.on("exit", resolve));
-	clearTimeout(deadline);
-	clearTimeout(quiet);
-	rmSync(home, { recursive: true, force: true });
-	const failed = stderr.split("\n").filter((line) => / failed: /.test(line));
-	if (status !== 0 || !stdout.includes('"id":"build"') || !/^preload: /m.test(stderr) || failed.length > 0) {
-		console.error(`writing the code cache (${api}) failed (exit ${status}):\n${stderr}`);
-		process.exit(1);
-	}
 }
 
 /** Chunks that import each other would run modules before their dependencies: the build stops instead. */
@@ -174,20 +116,8 @@ for (const entry of existsSync("dist/chunks") ? readdirSync("dist/chunks") : [])
 	if (!produced.has(path)) rmSync(join("dist", path), { force: true });
 }
 
-// The code cache (src/cli/compile-cache.ts): the CLI runs, for each API below, through start-up and
-// the idle preload (the SDK, its HTTP client, a canned reply, a bash spawn; no network), and writes
-// the code it ran as it exits.
-const PRIMED_APIS = ["anthropic-messages", "openai-completions", "openai-responses"];
-rmSync("dist/compile-cache", { recursive: true, force: true });
-for (const api of PRIMED_APIS) await primeCompileCache(api);
-// A script compiled from a cache cannot import() (Node 20): chunks that import an external module
-// dynamically keep no cache file and load as usual.
-for (const chunk of result.output) {
-	if (chunk.type !== "chunk" || !chunk.fileName.startsWith("chunks/")) continue;
-	if (!chunk.dynamicImports.some((target) => !produced.has(target))) continue;
-	const dir = join("dist", "compile-cache", `${process.versions.v8}-${process.arch}`);
-	rmSync(join(dir, `${chunk.fileName.slice("chunks/".length)}.bin`), { force: true });
-}
+// The code cache of the CLI's chunks (src/cli/compile-cache.ts).
+await writeCompileCache(result.output, produced);
 
 if (!process.argv.includes("--no-types")) {
 	rmSync("dist/types", { recursive: true, force: true });

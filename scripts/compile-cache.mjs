@@ -1,0 +1,91 @@
+// Writes dist/compile-cache (see src/cli/compile-cache.ts and docs/architecture.md "The bundle"):
+// the CLI runs in write mode in ACP mode to its initialize response, then in RPC mode, once per
+// API below, through start-up and the idle preload (the SDK, its HTTP client, a canned reply, a
+// bash spawn; nothing is sent over the network). Each run writes, as it exits, the code of the
+// chunks it loaded with every function that ran; the last runs are RPC's, whose start-up is the
+// one that counts most.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const PRIMED_APIS = ["anthropic-messages", "openai-completions", "openai-responses"];
+/** The quiet time after the last preload step after which the preload is taken to be done. */
+const PRELOAD_QUIET_MS = 1500;
+const RUN_TIMEOUT_MS = 30_000;
+const CACHE_DIR = join("dist", "compile-cache", `${process.versions.v8}-${process.arch}`);
+
+const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "initialize", params: { protocolVersion: 1 } })}\n`;
+const GET_STATE = '{"type":"get_state","id":"build"}\n';
+
+/** One CLI run in write mode; its stdin ends once `done(stdout, stderr)` says so. */
+async function run(name, args, input, agentFiles, done) {
+	const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
+	const agentDir = join(home, "agent");
+	mkdirSync(agentDir);
+	for (const [file, content] of Object.entries(agentFiles))
+		writeFileSync(join(agentDir, file), JSON.stringify(content));
+	const child = spawn(process.execPath, [resolve("dist/cli.js"), ...args], {
+		cwd: home,
+		env: {
+			PATH: process.env.PATH,
+			HOME: home,
+			ATOMIC_CODING_AGENT_DIR: agentDir,
+			ATOMIC_COMPILE_CACHE: "write",
+			ATOMIC_DEBUG_IDLE: "1",
+		},
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	const output = { stdout: "", stderr: "" };
+	let quiet;
+	const finish = () => child.stdin.end();
+	const deadline = setTimeout(finish, RUN_TIMEOUT_MS);
+	const check = () => {
+		clearTimeout(quiet);
+		quiet = setTimeout(() => done(output) && finish(), PRELOAD_QUIET_MS);
+	};
+	child.stdout.on("data", (data) => {
+		output.stdout += data;
+		check();
+	});
+	child.stderr.on("data", (data) => {
+		output.stderr += data;
+		check();
+	});
+	child.stdin.write(input);
+	const status = await new Promise((resolve) => child.on("exit", resolve));
+	clearTimeout(deadline);
+	clearTimeout(quiet);
+	rmSync(home, { recursive: true, force: true });
+	const failed = output.stderr.split("\n").some((line) => / failed: /.test(line));
+	if (status !== 0 || !done(output) || failed) {
+		console.error(`writing the code cache (${name}) failed (exit ${status}):\n${output.stderr}`);
+		process.exit(1);
+	}
+}
+
+function modelsJson(api) {
+	const model = { id: "prime", name: "prime", reasoning: false, input: ["text"], contextWindow: 8192, maxTokens: 1024 };
+	// The preload answers its own requests (a loopback server, a canned stream): nothing reaches this URL.
+	return { providers: { prime: { baseUrl: "http://127.0.0.1:9", api, apiKey: "none", models: [model] } } };
+}
+
+/**
+ * Writes the cache for the chunks `output` (the bundler's) describes. A script compiled from a
+ * cache cannot import() (Node 20), so chunks that import an external module dynamically keep none.
+ */
+export async function writeCompileCache(output, produced) {
+	rmSync(join("dist", "compile-cache"), { recursive: true, force: true });
+	const answered = ({ stdout }) => stdout.includes('"id":"build"');
+	await run("acp", ["--mode", "acp"], INITIALIZE, {}, answered);
+	for (const api of PRIMED_APIS) {
+		const preloaded = (streams) => answered(streams) && /^preload: /m.test(streams.stderr);
+		const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
+		await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
+	}
+	for (const chunk of output) {
+		if (chunk.type !== "chunk" || !chunk.fileName.startsWith("chunks/")) continue;
+		if (!chunk.dynamicImports.some((target) => !produced.has(target))) continue;
+		rmSync(join(CACHE_DIR, `${chunk.fileName.slice("chunks/".length)}.bin`), { force: true });
+	}
+}
