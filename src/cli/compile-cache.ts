@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,12 +9,13 @@ import { Script } from "node:vm";
  * (Node 20 has none for modules). Compiling start-up's code is the largest part of a cold start;
  * with a cache V8 reads the compiled code instead.
  *
- * The cache is made when the package is built (`npm ci` runs the build): scripts/build.mjs runs
- * the CLI with ATOMIC_COMPILE_CACHE=write through start-up and the idle preload, and each run
- * writes, as it exits, the code of the chunks it loaded with every function that ran. Chunk file names carry a hash of their content, so a cache file
- * named after a chunk can only belong to that content; the directory is named after the V8
- * version and architecture. V8 checks the rest (its version, its flags, the source's length) and
- * rejects a cache that does not fit, which costs only the compile it would have saved.
+ * The cache is made when the package is built (`npm ci` runs the build): scripts/compile-cache.mjs
+ * runs the CLI with ATOMIC_COMPILE_CACHE=write through start-up and the idle preload, and each run
+ * writes, as it exits, the code of the chunks it loaded with every function that ran. Chunk file
+ * names carry a hash of their content, so a cache file named after a chunk belongs to that
+ * content; one older than its chunk (a chunk edited in place) is not used. The directory is named
+ * after the V8 version and architecture. V8 checks the rest (its version, its flags, the source's
+ * length) and rejects a cache that does not fit, which costs only the compile it would have saved.
  *
  * Node 20 loses the dynamic-import callback of a script compiled from a cache, so a chunk that
  * calls `import()` for an external module gets no cache file (the build removes it) and loads
@@ -36,11 +37,13 @@ function cacheFile(dir: string, chunk: string): string {
 	return join(dir, `${basename(chunk)}.bin`);
 }
 
-function readCache(file: string): Buffer | undefined {
+/** The cache of `chunk`, unless it is missing, unreadable or older than the chunk. */
+function readCache(file: string, chunk: string): Buffer | undefined {
 	try {
+		if (statSync(chunk).mtimeMs > statSync(file).mtimeMs) return undefined;
 		return readFileSync(file);
 	} catch (error) {
-		// Missing (not built yet, or another Node) or unreadable: the chunk is compiled as usual.
+		// Missing (not built yet) or unreadable: the chunk is compiled as usual.
 		if (error instanceof Error) return undefined;
 		throw error;
 	}
@@ -105,7 +108,7 @@ export function useCompileCache(): void {
 	const original = extensions[".js"];
 	extensions[".js"] = (module, filename) => {
 		if (dirname(filename) !== chunks) return original(module, filename);
-		const cachedData = writing ? undefined : readCache(cacheFile(dir, filename));
+		const cachedData = writing ? undefined : readCache(cacheFile(dir, filename), filename);
 		if (!writing && cachedData === undefined) return original(module, filename);
 		const script = compile(readFileSync(filename, "utf8"), filename, cachedData);
 		if (writing) loaded.set(filename, script);

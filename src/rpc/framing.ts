@@ -133,3 +133,15 @@ function escapeSharedPart(part: string): string {
 export function forgetEscapedPart(): void {
 	lastShared = undefined;
 }
+
+/**
+ * Feeds `input` to `splitter`, calling `onInput` for every chunk first: input is activity from its
+ * first byte, so idle work (the preload, the memory release) never starts while a large record is
+ * still arriving.
+ */
+export function readRecords(input: NodeJS.ReadableStream, splitter: LineSplitter, onInput: () => void): void {
+	input.on("data", (chunk: Buffer | string) => {
+		onInput();
+		splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+	});
+}

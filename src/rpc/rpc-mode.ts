@@ -5,7 +5,7 @@ import { preloadSteps } from "../runtime/preload-steps.js";
 import { killAllShells } from "../tools/shell-processes.js";
 import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
-import { LineSplitter, type RecordText } from "./framing.js";
+import { LineSplitter, type RecordText, readRecords } from "./framing.js";
 import { type OutputStream, OutputWriter } from "./output.js";
 import { COMMANDS } from "./protocol/commands.js";
 import { loadValidator } from "./protocol/validate.js";
@@ -62,8 +62,6 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			void shutdown(0);
 		});
 		const splitter = new LineSplitter((record) => {
-			preload?.touch();
-			release?.touch();
 			if (server) server.handleRecord(record);
 			else early.push(record);
 		});
@@ -97,7 +95,10 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			resolveExit(code);
 		};
 
-		stdin.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+		readRecords(stdin, splitter, () => {
+			preload?.touch();
+			release?.touch();
+		});
 		stdin.on("end", () => {
 			splitter.end();
 			void shutdown(0);

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, makeAgentDir } from "../support/rpc-process.js";
 
@@ -60,7 +60,7 @@ async function getState(cli: string): Promise<{ answered: boolean; compiled: { f
 /** A copy of dist/ to damage. */
 function distCopy(): string {
 	const copy = join(scratch(), "dist");
-	cpSync(DIST, copy, { recursive: true, filter: (path) => !path.endsWith(".map") && !path.includes("/types") });
+	cpSync(DIST, copy, { recursive: true, preserveTimestamps: true, filter: (path) => !path.endsWith(".map") && !path.includes("/types") });
 	return copy;
 }
 
@@ -87,6 +87,18 @@ describe("the code cache of the CLI's chunks", () => {
 		const { answered, compiled } = await getState(join(dist, "cli.js"));
 		expect(answered).toBe(true);
 		expect(compiled.filter(({ file }) => file.includes("startup-")).map(({ rejected }) => rejected)).toEqual([true]);
+	});
+
+	it("is not used for a chunk changed after its cache was written", async () => {
+		const dist = distCopy();
+		const cache = startupCache(dist);
+		const chunk = join(dist, "chunks", basename(cache, ".bin"));
+		const later = new Date(statSync(cache).mtimeMs + 60_000);
+		utimesSync(chunk, later, later);
+		const { answered, compiled } = await getState(join(dist, "cli.js"));
+		expect(answered).toBe(true);
+		expect(compiled.filter(({ file }) => file.includes("startup-"))).toEqual([]);
+		expect(compiled.length).toBeGreaterThan(0);
 	});
 
 	it("is not needed: without cache files the chunks load as usual", async () => {
