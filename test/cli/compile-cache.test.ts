@@ -60,7 +60,11 @@ async function getState(cli: string): Promise<{ answered: boolean; compiled: { f
 /** A copy of dist/ to damage. */
 function distCopy(): string {
 	const copy = join(scratch(), "dist");
-	cpSync(DIST, copy, { recursive: true, preserveTimestamps: true, filter: (path) => !path.endsWith(".map") && !path.includes("/types") });
+	cpSync(DIST, copy, {
+		recursive: true,
+		preserveTimestamps: true,
+		filter: (path) => !path.endsWith(".map") && !path.includes("/types"),
+	});
 	return copy;
 }
 
