@@ -18,7 +18,7 @@ const CACHE_DIR = join("dist", "compile-cache", `${process.versions.v8}-${proces
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "initialize", params: { protocolVersion: 1 } })}\n`;
 const GET_STATE = '{"type":"get_state","id":"build"}\n';
 
-/** One CLI run in write mode; its stdin ends once `done(stdout, stderr)` says so. */
+/** One CLI run in write mode; its stdin ends once its output has been quiet for a while and `done(output)` holds. */
 async function run(name, args, input, agentFiles, done) {
 	const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
 	const agentDir = join(home, "agent");
