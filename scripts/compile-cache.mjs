@@ -5,7 +5,7 @@
 // chunks it loaded with every function that ran; the last runs are RPC's, whose start-up is the
 // one that counts most.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -13,7 +13,7 @@ const PRIMED_APIS = ["anthropic-messages", "openai-completions", "openai-respons
 /** The quiet time after the last preload step after which the preload is taken to be done. */
 const PRELOAD_QUIET_MS = 1500;
 const RUN_TIMEOUT_MS = 30_000;
-const CACHE_DIR = join("dist", "compile-cache", `${process.versions.v8}-${process.arch}`);
+const CACHE_ROOT = join("dist", "compile-cache");
 
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "initialize", params: { protocolVersion: 1 } })}\n`;
 const GET_STATE = '{"type":"get_state","id":"build"}\n';
@@ -75,7 +75,7 @@ function modelsJson(api) {
  * cache cannot import() (Node 20), so chunks that import an external module dynamically keep none.
  */
 export async function writeCompileCache(output, produced) {
-	rmSync(join("dist", "compile-cache"), { recursive: true, force: true });
+	rmSync(CACHE_ROOT, { recursive: true, force: true });
 	const answered = ({ stdout }) => stdout.includes('"id":"build"');
 	await run("acp", ["--mode", "acp"], INITIALIZE, {}, answered);
 	for (const api of PRIMED_APIS) {
@@ -83,9 +83,11 @@ export async function writeCompileCache(output, produced) {
 		const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
 		await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
 	}
+	// The runs wrote one directory, named as src/cli/compile-cache.ts names it.
+	const dirs = readdirSync(CACHE_ROOT).map((name) => join(CACHE_ROOT, name));
 	for (const chunk of output) {
 		if (chunk.type !== "chunk" || !chunk.fileName.startsWith("chunks/")) continue;
 		if (!chunk.dynamicImports.some((target) => !produced.has(target))) continue;
-		rmSync(join(CACHE_DIR, `${chunk.fileName.slice("chunks/".length)}.bin`), { force: true });
+		for (const dir of dirs) rmSync(join(dir, `${chunk.fileName.slice("chunks/".length)}.bin`), { force: true });
 	}
 }
