@@ -49,6 +49,11 @@ export function spawnAndRead(command) {
 	});
 }
 
+/** Spawn → exit of `node -e 0`: the cold-start figures time one just before each start of Atomic. */
+export function nodeStartMs() {
+	return timeNode(["-e", "0"]);
+}
+
 function timeNode(args) {
 	return new Promise((resolve, reject) => {
 		const startedAt = performance.now();
