@@ -60,6 +60,8 @@ export function stopShellProcesses(tag: string): void {
 
 /** Kills (SIGKILL) every process any shell of this process started, at once (for shutdown). */
 export function killAllShells(): void {
+	// No command ever ran: nothing to look for (a scan reads two files per process on the machine).
+	if (shells.size === 0) return;
 	const entries = [...shells];
 	// Looked up before any signal: a shell that dies of it hands its children to init at once,
 	// and the parent-pid tree would no longer lead to them.
