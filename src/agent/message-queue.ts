@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../platform/random.js";
 import type { AgentMessage } from "./messages.js";
 import type { QueuedItem } from "./types.js";
 
@@ -22,7 +22,7 @@ export class MessageQueue {
 	}
 
 	enqueue(message: AgentMessage, text: string): QueuedMessage {
-		const item = { id: randomBytes(4).toString("hex"), text, message };
+		const item = { id: randomHex(4), text, message };
 		this.items.push(item);
 		return item;
 	}

@@ -28,3 +28,6 @@ export const httpsModule = onFirstUse<typeof import("node:https")>("node:https")
 
 /** node:http for code that runs before any provider request (the idle preload's loopback server). */
 export const httpModule = onFirstUse<typeof import("node:http")>("node:http");
+
+/** node:crypto: random ids read /dev/urandom where it exists (src/platform/random.ts); hashes and fallbacks load it. */
+export const cryptoModule = onFirstUse<typeof import("node:crypto")>("node:crypto");

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { preloadArgumentValidator } from "../agent/validation.js";
 import { preloadHttpClient, preloadProvider, warmUpProvider } from "../llm/registry.js";
 import { toolPreloads } from "../tools/preload.js";
@@ -24,8 +23,6 @@ export function preloadSteps(session: AgentSession): PreloadStep[] {
 	if (api) steps.push({ name: `provider:${api}`, run: () => preloadProvider(api) });
 	steps.push({ name: "http-client", run: () => preloadHttpClient(api) });
 	if (api) steps.push({ name: `warm-up:${api}`, run: () => warmUpProvider(api) });
-	// Entry ids: the first UUID fills crypto's entropy pool.
-	steps.push({ name: "entry-ids", run: () => void randomUUID() });
 	const tools = session.getState().tools;
 	if (tools.length > 0) steps.push({ name: "argument-validator", run: preloadArgumentValidator });
 	for (const preload of toolPreloads(tools, session.cwd)) steps.push({ name: preload.name, run: preload.load });

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { cryptoModule } from "../platform/lazy-builtins.js";
+import { formatUuid, randomBytes, randomHex, randomUuid } from "../platform/random.js";
 
 const SESSION_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 
@@ -15,8 +16,7 @@ export function uuidv7(now: number = Date.now()): string {
 	}
 	bytes[6] = 0x70 | ((bytes[6] ?? 0) & 0x0f);
 	bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
-	const hex = bytes.toString("hex");
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+	return formatUuid(bytes);
 }
 
 /** Whether a caller-chosen session id is acceptable (it becomes part of a file name). */
@@ -27,10 +27,10 @@ export function isValidSessionId(id: string): boolean {
 /** A new entry id: 8 hex characters, re-drawn on collision; a full UUID after 100 collisions. */
 export function createEntryId(taken: (id: string) => boolean): string {
 	for (let attempt = 0; attempt < 100; attempt++) {
-		const id = randomUUID().slice(0, 8);
+		const id = randomHex(4);
 		if (!taken(id)) return id;
 	}
-	return randomUUID();
+	return randomUuid();
 }
 
 /**
@@ -40,7 +40,7 @@ export function createEntryId(taken: (id: string) => boolean): string {
 export function migratedEntryId(sessionId: string, index: number, taken: (id: string) => boolean): string {
 	for (let attempt = 0; ; attempt++) {
 		const seed = attempt === 0 ? `${sessionId}:${index}` : `${sessionId}:${index}:${attempt}`;
-		const id = createHash("sha256").update(seed).digest("hex").slice(0, 8);
+		const id = cryptoModule().createHash("sha256").update(seed).digest("hex").slice(0, 8);
 		if (!taken(id)) return id;
 	}
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../platform/random.js";
 import { closeSync, constants, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { errorCode } from "../platform/errors.js";
@@ -74,7 +74,7 @@ export class SessionLock {
 		const holder: LockHolder = {
 			pid: process.pid,
 			hostname: hostname(),
-			token: randomBytes(8).toString("hex"),
+			token: randomHex(8),
 			acquiredAt: new Date().toISOString(),
 		};
 		const startTime = processStartTime(process.pid);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../platform/random.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { childProcessModule } from "../platform/lazy-builtins.js";
@@ -12,7 +12,8 @@ import { isFileSystemError } from "./search-support.js";
  */
 export const SHELL_TAG_VARIABLE = "ATOMIC_SHELL_TAG";
 
-const instance = `${process.pid}.${randomBytes(4).toString("hex")}`;
+/** This process among all others, for tags: drawn at the first shell. */
+let instance: string | undefined;
 let shellCounter = 0;
 const isLinux = process.platform === "linux";
 /** Reads of /proc files in flight at once during an asynchronous scan. */
@@ -21,6 +22,7 @@ const SCAN_CONCURRENCY = 16;
 /** A tag no other shell of any process carries. */
 export function newShellTag(): string {
 	shellCounter++;
+	instance ??= `${process.pid}.${randomHex(4)}`;
 	return `${instance}.${shellCounter}`;
 }
 

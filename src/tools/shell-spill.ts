@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../platform/random.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDirectorySync } from "../platform/ensure-directory.js";
@@ -41,7 +41,7 @@ export class SpillFile {
 
 	/** Opens `<dir>/atomic-bash-<pid>-<16 hex>.log` (mode 0600; dir created 0700); undefined when refused. */
 	static create(dir: string, maxBytes: number = MAX_SPILL_BYTES): SpillFile | undefined {
-		const path = join(dir, spillFileName(randomBytes(8).toString("hex")));
+		const path = join(dir, spillFileName(randomHex(8)));
 		try {
 			return new SpillFile(path, openInDirectory(dir, path), maxBytes, dir);
 		} catch (error) {

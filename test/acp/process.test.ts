@@ -41,7 +41,6 @@ describe("the ACP process", () => {
 			"preload: provider:anthropic-messages loaded",
 			"preload: http-client loaded",
 			"preload: warm-up:anthropic-messages loaded",
-			"preload: entry-ids loaded",
 			"preload: argument-validator loaded",
 			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",

@@ -56,6 +56,9 @@ async function loadedBy(args: string[], input: string): Promise<{ urls: string[]
 	return { urls, sources };
 }
 
+/** Node modules that start-up does not need (src/platform/lazy-builtins.ts). */
+const LAZY_BUILTINS = ["node:child_process", "node:worker_threads", "node:crypto"];
+
 describe("start-up loads only what the mode needs", () => {
 	it("RPC mode answers get_state without loading a provider, ACP or MCP SDK", async () => {
 		const { urls, sources } = await loadedBy(["--mode", "rpc", "--no-session"], '{"id":"s","type":"get_state"}\n');
@@ -68,9 +71,17 @@ describe("start-up loads only what the mode needs", () => {
 		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
 		for (const sdk of Object.values(BUNDLED_SDKS)) expect(sources).not.toContain(sdk);
 		// Nor TypeBox's validator (valid files and commands pass the quick check), nor Node's
-		// process and thread modules, which only a spawn or a search needs.
+		// process and thread modules, which only a spawn or a search needs, nor node:crypto.
 		expect(sources).not.toContain("node_modules/typebox/build/value/");
-		for (const builtin of ["node:child_process", "node:worker_threads"]) expect(urls).not.toContain(builtin);
+		for (const builtin of LAZY_BUILTINS) expect(urls).not.toContain(builtin);
+	});
+
+	it("a new session's id and entries need no node:crypto", async () => {
+		const { urls } = await loadedBy(
+			["--mode", "rpc"],
+			'{"id":"n","type":"set_session_name","name":"named"}\n{"id":"s","type":"get_state"}\n',
+		);
+		for (const builtin of LAZY_BUILTINS) expect(urls).not.toContain(builtin);
 	});
 
 	it("ACP mode loads the ACP SDK, and no provider or MCP SDK before a prompt", async () => {

@@ -143,7 +143,6 @@ describe("preloadSteps", () => {
 			"provider:anthropic-messages",
 			"http-client",
 			"warm-up:anthropic-messages",
-			"entry-ids",
 			"argument-validator",
 			"bash:spawn",
 			"edit:diff",
@@ -167,7 +166,6 @@ describe("preloadSteps", () => {
 			"provider:anthropic-messages",
 			"http-client",
 			"warm-up:anthropic-messages",
-			"entry-ids",
 		]);
 	});
 });
