@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
 	type AgentContext,
 	type ClientCapabilities,
@@ -8,6 +7,7 @@ import {
 	type SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import type { ExtensionUiBackend, ExtensionUiDialogOptions } from "../extensions/ui-types.js";
+import { randomUuid } from "../platform/random.js";
 import { textBlock } from "./tool-calls.js";
 import { errorText } from "./update-queue.js";
 
@@ -160,7 +160,7 @@ export class AcpDialogs implements ExtensionUiBackend {
 		opts?: ExtensionUiDialogOptions,
 	): Promise<string | undefined> {
 		if (opts?.signal?.aborted) return undefined;
-		const toolCallId = `dialog-${randomUUID()}`;
+		const toolCallId = `dialog-${randomUuid()}`;
 		const content = message ? [{ type: "content" as const, content: textBlock(message) }] : [];
 		await this.host.send({ sessionUpdate: "tool_call", toolCallId, title, kind: "other", status: "pending", content });
 		const { controller, done } = this.dialogSignal(opts);

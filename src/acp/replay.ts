@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { type AgentMessage, bashExecutionText } from "../agent/messages.js";
 import type { ImageContent, TextContent, ToolCall } from "../llm/types.js";
+import { randomUuid } from "../platform/random.js";
 import type { CustomMessageEntry, SessionEntry } from "../session/types.js";
 import { resultContent, type ToolCallTracker, textBlock } from "./tool-calls.js";
 
@@ -49,10 +49,10 @@ export async function replayBranch(
 			await send({
 				sessionUpdate: "agent_message_chunk",
 				content: textBlock("_The conversation was compacted here._"),
-				messageId: randomUUID(),
+				messageId: randomUuid(),
 			});
 		} else if (isShownCustomMessage(entry)) {
-			for (const update of contentChunks("agent_message_chunk", entry.content, randomUUID())) await send(update);
+			for (const update of contentChunks("agent_message_chunk", entry.content, randomUuid())) await send(update);
 		}
 	}
 	await send({ sessionUpdate: "session_info_update", updatedAt: lastTimestamp(entries) });
@@ -78,7 +78,7 @@ async function replayMessage(
 	tools: ToolCallTracker,
 	results: ReadonlyMap<string, StoredResult>,
 ): Promise<void> {
-	const messageId = randomUUID();
+	const messageId = randomUuid();
 	switch (message.role) {
 		case "user":
 			for (const update of contentChunks("user_message_chunk", message.content, messageId)) await send(update);
@@ -119,7 +119,7 @@ async function replayUserCommand(
 	exitCode: number | undefined,
 	send: Send,
 ): Promise<void> {
-	const call: ToolCall = { type: "toolCall", id: `user-bash-${randomUUID()}`, name: "bash", arguments: { command } };
+	const call: ToolCall = { type: "toolCall", id: `user-bash-${randomUuid()}`, name: "bash", arguments: { command } };
 	await send({
 		sessionUpdate: "tool_call",
 		toolCallId: call.id,

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { ClientCapabilities, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentMessage } from "../agent/messages.js";
 import type { AssistantMessage } from "../llm/types.js";
+import { randomUuid } from "../platform/random.js";
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { AgentSessionEvent } from "../runtime/events.js";
 import { configOptionSupport, configOptions } from "./config-options.js";
@@ -43,7 +43,7 @@ export class SessionEvents {
 		switch (event.type) {
 			case "message_start":
 				if (event.message.role === "assistant") {
-					this.messageId = randomUUID();
+					this.messageId = randomUuid();
 					this.streamedText = false;
 				}
 				return undefined;
@@ -122,7 +122,7 @@ export class SessionEvents {
 			return this.host.send({
 				sessionUpdate: "agent_message_chunk",
 				content: textBlock(text),
-				messageId: randomUUID(),
+				messageId: randomUuid(),
 			});
 		}
 		if (message.role !== "assistant") return undefined;
@@ -138,7 +138,7 @@ export class SessionEvents {
 	}
 
 	private compactionStarted(reason: string): Promise<void> | undefined {
-		this.compactionId = randomUUID();
+		this.compactionId = randomUuid();
 		if (this.host.client.session?.compaction) {
 			return this.host.send({
 				sessionUpdate: "compaction_update",
@@ -150,7 +150,7 @@ export class SessionEvents {
 	}
 
 	private compactionEnded(event: Extract<AgentSessionEvent, { type: "compaction_end" }>): Promise<void> | undefined {
-		const compactionId = this.compactionId ?? randomUUID();
+		const compactionId = this.compactionId ?? randomUuid();
 		this.compactionId = undefined;
 		const result = event.result;
 		const status = event.aborted ? "cancelled" : result ? "completed" : "failed";
@@ -196,6 +196,6 @@ export class SessionEvents {
 		if (fallback === "none") return undefined;
 		const text = description ? `${title}: ${description}` : title;
 		const kind = fallback === "thought" ? "agent_thought_chunk" : "agent_message_chunk";
-		return this.host.send({ sessionUpdate: kind, content: textBlock(`\n_${text}_\n`), messageId: randomUUID() });
+		return this.host.send({ sessionUpdate: kind, content: textBlock(`\n_${text}_\n`), messageId: randomUuid() });
 	}
 }

@@ -1,5 +1,6 @@
 import type { ExtensionUiBackend, ExtensionUiDialogOptions, NotifyType, WidgetPlacement } from "../extensions/index.js";
 import { timerDelay } from "../llm/timer-limit.js";
+import { randomUuid } from "../platform/random.js";
 
 /** One `extension_ui_request` record as written to stdout. */
 export interface ExtensionUiRequest {
@@ -41,7 +42,7 @@ export class RpcExtensionUi implements ExtensionUiBackend {
 
 	constructor(
 		private readonly write: (record: ExtensionUiRequest) => void,
-		private readonly createId: () => string = () => crypto.randomUUID(),
+		private readonly createId: () => string = () => randomUuid(),
 	) {}
 
 	/** How many dialogs wait for an answer. */

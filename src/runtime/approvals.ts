@@ -19,6 +19,7 @@ import {
 	type ResolvedPermissions,
 	timedOut,
 } from "../permissions/index.js";
+import { randomUuid } from "../platform/random.js";
 import type { Session } from "../session/session.js";
 import { resolveToolPath } from "../tools/paths.js";
 import type { ApprovalEvent, ApprovalHandler, ToolApprovalReply, ToolApprovalRequest } from "./approval-types.js";
@@ -81,7 +82,7 @@ export class ToolApprovals {
 		private readonly host: ApprovalsHost,
 		private readonly permissions: ResolvedPermissions,
 		private readonly handler: ApprovalHandler | undefined,
-		private readonly createId: () => string = () => crypto.randomUUID(),
+		private readonly createId: () => string = () => randomUuid(),
 	) {
 		this.modeValue = permissions.mode;
 		this.sessionRules = SessionApprovalRules.recordedIn(host.session());
