@@ -18,7 +18,8 @@ export class Capabilities {
 	private cwd: string;
 	private skills: Skill[] = [];
 	private builtInFor: { cwd: string; tools: AgentTool[] } | undefined;
-	private built: { every: AgentTool[]; tools: AgentTool[]; systemPrompt: string } | undefined;
+	/** The system prompt is made on first read: start-up (the first get_state) lists tools only. */
+	private built: { every: AgentTool[]; tools: AgentTool[]; systemPrompt?: string } | undefined;
 	private readonly extra: (() => AgentTool[])[] = [];
 	/** Narrows the offered tools (extensions' `setActiveTools`); absent: every tool is offered. */
 	private filter: ((tools: AgentTool[]) => AgentTool[]) | undefined;
@@ -37,7 +38,10 @@ export class Capabilities {
 	}
 
 	get systemPrompt(): string {
-		return this.replacement ?? this.build().systemPrompt;
+		if (this.replacement !== undefined) return this.replacement;
+		const built = this.build();
+		built.systemPrompt ??= this.sources.systemPrompt(this.cwd, built.tools, this.skills);
+		return built.systemPrompt;
 	}
 
 	/** Every tool of the sources, before the filter (what `pi.getAllTools()` lists). */
@@ -85,7 +89,7 @@ export class Capabilities {
 		this.built = undefined;
 	}
 
-	private build(): { every: AgentTool[]; tools: AgentTool[]; systemPrompt: string } {
+	private build(): { every: AgentTool[]; tools: AgentTool[]; systemPrompt?: string } {
 		if (this.built) return this.built;
 		if (this.builtInFor?.cwd !== this.cwd) {
 			this.builtInFor = { cwd: this.cwd, tools: this.sources.builtIn(this.cwd) };
@@ -98,11 +102,7 @@ export class Capabilities {
 			tools = [...tools.filter((tool) => !names.has(tool.name)), ...added];
 		}
 		const offered = this.filter ? this.filter(tools) : tools;
-		this.built = {
-			every: tools,
-			tools: offered,
-			systemPrompt: this.sources.systemPrompt(this.cwd, offered, this.skills),
-		};
+		this.built = { every: tools, tools: offered };
 		return this.built;
 	}
 }
