@@ -1,7 +1,7 @@
-import { randomHex } from "../platform/random.js";
 import { closeSync, constants, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { errorCode } from "../platform/errors.js";
+import { randomHex } from "../platform/random.js";
 import { readRegularFileSync } from "../platform/regular-file.js";
 import { isRecord } from "./message-guards.js";
 import { processExists, processStartTime } from "./process-identity.js";

@@ -1,7 +1,7 @@
-import { randomHex } from "../platform/random.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { childProcessModule } from "../platform/lazy-builtins.js";
+import { randomHex } from "../platform/random.js";
 import { isFileSystemError } from "./search-support.js";
 
 /**

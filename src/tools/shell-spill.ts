@@ -1,8 +1,8 @@
-import { randomHex } from "../platform/random.js";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDirectorySync } from "../platform/ensure-directory.js";
 import { errorCode } from "../platform/errors.js";
+import { randomHex } from "../platform/random.js";
 import {
 	reserveSpillBytes,
 	spillBudget,
