@@ -22,6 +22,7 @@ const OWN_MODULE_GRAPH = [
 	"test/robustness/provider-faults.test.ts",
 	"test/runtime/idle-preload.test.ts",
 	"test/runtime/soak.test.ts",
+	"test/tools/shell-processes.test.ts",
 	"test/tools/shell.test.ts",
 ];
 
