@@ -103,9 +103,11 @@ export class IdlePreload {
 			this.options.onStep?.({ name: step.name, ms: performance.now() - started, ...(error ? { error } : {}) });
 			if (this.stopped) return;
 			// Input during the step: wait for quiet again. Otherwise the next step comes after the
-			// I/O callbacks already due, so a command that arrived meanwhile is read first.
+			// I/O callbacks already due, so a command that arrived meanwhile is read first. The
+			// immediate stays referenced: libuv does not leave its poll for an unreferenced one, so
+			// the next step would wait for some unrelated timer or input (the first prompt, often).
 			if (seen !== this.activity) this.arm();
-			else setImmediate(() => this.next(seen)).unref();
+			else setImmediate(() => this.next(seen));
 		};
 		Promise.resolve()
 			.then(() => step.run())

@@ -1,7 +1,12 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { IdlePreload, type PreloadReport } from "../../src/runtime/idle-preload.js";
 import { type PreloadStep, preloadSteps } from "../../src/runtime/preload-steps.js";
 import { startSession } from "./helpers.js";
+
+const run = promisify(execFile);
 
 // Counts loads of the Anthropic provider module (which imports the SDK): the factory runs on its
 // first import only. (The test support imports the SDK's error classes itself.)
@@ -168,4 +173,16 @@ describe("preloadSteps", () => {
 			"warm-up:anthropic-messages",
 		]);
 	});
+});
+
+describe("IdlePreload in a quiet process", () => {
+	it("goes from step to step without waiting for other events to wake the loop", async () => {
+		// The fixture's only other handle is a timer 20 s away: a step that waited for the loop to
+		// wake would not run before the timer, which reports the stall. V8's memory reducer, whose
+		// delayed task wakes the loop some seconds after start, is off so that it cannot hide one.
+		const fixture = fileURLToPath(new URL("./fixtures/idle-preload-alone.ts", import.meta.url));
+		const jiti = fileURLToPath(new URL("../../node_modules/jiti/lib/jiti-cli.mjs", import.meta.url));
+		const { stdout } = await run(process.execPath, ["--no-memory-reducer", jiti, fixture], { timeout: 60_000 });
+		expect(stdout.trim()).toBe("finished a,b,c");
+	}, 90_000);
 });
