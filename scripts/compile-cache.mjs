@@ -1,13 +1,15 @@
 // Writes dist/compile-cache (see src/cli/compile-cache.ts and docs/architecture.md "The bundle"):
 // the CLI runs in write mode in ACP mode to its initialize response, then in RPC mode, once per
 // API below, through start-up and the idle preload (the SDK, its HTTP client, a canned reply, a
-// bash spawn; nothing is sent over the network). Each run writes, as it exits, the code of the
-// chunks it loaded with every function that ran; the last runs are RPC's, whose start-up is the
-// one that counts most.
+// bash spawn; nothing is sent over the network), and last once more with a tool loop prompt
+// against a loopback server (prime-server.mjs). Each run writes, as it exits, the code of the
+// chunks it loaded with every function that ran; the last runs are RPC's, whose start-up and first
+// prompt count most.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startPrimeServer } from "./prime-server.mjs";
 
 const PRIMED_APIS = ["anthropic-messages", "openai-completions", "openai-responses"];
 /** The quiet time after the last preload step after which the preload is taken to be done. */
@@ -17,6 +19,7 @@ const CACHE_ROOT = join("dist", "compile-cache");
 
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "initialize", params: { protocolVersion: 1 } })}\n`;
 const GET_STATE = '{"type":"get_state","id":"build"}\n';
+const PROMPT = '{"type":"prompt","id":"prompt","message":"Run it."}\n';
 
 /** One CLI run in write mode; its stdin ends once its output has been quiet for a while and `done(output)` holds. */
 async function run(name, args, input, agentFiles, done) {
@@ -64,10 +67,10 @@ async function run(name, args, input, agentFiles, done) {
 	}
 }
 
-function modelsJson(api) {
+/** Without `baseUrl`, nothing may be sent: the preload answers its own requests (a loopback server, a canned stream). */
+function modelsJson(api, baseUrl = "http://127.0.0.1:9") {
 	const model = { id: "prime", name: "prime", reasoning: false, input: ["text"], contextWindow: 8192, maxTokens: 1024 };
-	// The preload answers its own requests (a loopback server, a canned stream): nothing reaches this URL.
-	return { providers: { prime: { baseUrl: "http://127.0.0.1:9", api, apiKey: "none", models: [model] } } };
+	return { providers: { prime: { baseUrl, api, apiKey: "none", models: [model] } } };
 }
 
 /**
@@ -78,10 +81,23 @@ export async function writeCompileCache(output, produced) {
 	rmSync(CACHE_ROOT, { recursive: true, force: true });
 	const answered = ({ stdout }) => stdout.includes('"id":"build"');
 	await run("acp", ["--mode", "acp"], INITIALIZE, {}, answered);
-	for (const api of PRIMED_APIS) {
-		const preloaded = (streams) => answered(streams) && /^preload: /m.test(streams.stderr);
-		const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
-		await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
+	const preloaded = (streams) => answered(streams) && /^preload: /m.test(streams.stderr);
+	const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
+	for (const api of PRIMED_APIS) await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
+	// Last, a tool loop against a loopback server: the start-up chunk's cache then holds the prompt's
+	// path too (the agent loop, the bash tool, the events), which a first prompt would compile.
+	const server = await startPrimeServer();
+	try {
+		// The tool ran and the reply after it came: the whole loop, not a failed request, is in the cache.
+		const prompted = (streams) =>
+			preloaded(streams) &&
+			streams.stdout.includes('"type":"tool_execution_end"') &&
+			streams.stdout.includes("It printed primed.") &&
+			streams.stdout.includes('"type":"agent_end"');
+		const files = { "models.json": modelsJson("anthropic-messages", server.baseUrl) };
+		await run("prompt", args, `${GET_STATE}${PROMPT}`, files, prompted);
+	} finally {
+		await server.close();
 	}
 	// The runs wrote one directory, named as src/cli/compile-cache.ts names it.
 	const dirs = readdirSync(CACHE_ROOT).map((name) => join(CACHE_ROOT, name));

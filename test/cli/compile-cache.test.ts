@@ -3,11 +3,16 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utime
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { LlmServer, textReply, toolReply } from "../support/llm-server.js";
 import { CLI, makeAgentDir } from "../support/rpc-process.js";
 
 const DIST = dirname(CLI);
 const CACHE = join(DIST, "compile-cache", `${process.versions.v8}-${process.arch}`);
-/** Preloaded into the CLI: logs, at exit, each script compiled with cached data and whether V8 took it. */
+/**
+ * Preloaded into the CLI: logs, at exit, each script compiled with cached data, whether V8 took it,
+ * the size of that cache and the size of the cache V8 would make of the script now (it holds every
+ * function compiled so far: what the run compiled beyond the cache makes it larger).
+ */
 const RECORDER = `
 const vm = require("node:vm");
 const { appendFileSync } = require("node:fs");
@@ -16,11 +21,25 @@ const seen = [];
 vm.Script = class extends Script {
 	constructor(code, options) {
 		super(code, options);
-		if (options && options.cachedData) seen.push({ file: options.filename, rejected: this.cachedDataRejected });
+		if (options && options.cachedData)
+			seen.push({ file: options.filename, rejected: this.cachedDataRejected, size: options.cachedData.length, script: this });
 	}
 };
-process.on("exit", () => appendFileSync(process.env.RECORD_TO, JSON.stringify(seen)));
+process.on("exit", () =>
+	appendFileSync(
+		process.env.RECORD_TO,
+		JSON.stringify(seen.map(({ script, ...entry }) => ({ ...entry, atExit: script.createCachedData().length }))),
+	),
+);
 `;
+
+interface Compiled {
+	file: string;
+	rejected: boolean;
+	/** The cache's size, and that of the cache V8 would make at exit. */
+	size: number;
+	atExit: number;
+}
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -33,29 +52,53 @@ function scratch(): string {
 	return dir;
 }
 
-/** Runs `cli` to its first get_state response and its exit: the response and what the recorder saw. */
-async function getState(cli: string): Promise<{ answered: boolean; compiled: { file: string; rejected: boolean }[] }> {
-	const tree = makeAgentDir();
+/**
+ * Runs `cli` through `steps` and to its exit: each step's line is written once the previous step's
+ * `until` text is on stdout, and stdin ends after the last. Resolves with stdout and what the
+ * recorder saw.
+ */
+async function runCli(
+	cli: string,
+	steps: { line: string; until: string }[],
+	tree = makeAgentDir(),
+	args: string[] = [],
+): Promise<{ stdout: string; compiled: Compiled[] }> {
 	cleanups.push(() => tree.cleanup());
 	const dir = scratch();
 	const recorder = join(dir, "recorder.cjs");
 	const record = join(dir, "record.json");
 	writeFileSync(recorder, RECORDER);
-	const child = spawn(process.execPath, ["--require", recorder, cli, "--mode", "rpc", "--no-session"], {
+	const child = spawn(process.execPath, ["--require", recorder, cli, "--mode", "rpc", "--no-session", ...args], {
 		cwd: tree.work,
 		env: { PATH: process.env.PATH, HOME: tree.home, ATOMIC_CODING_AGENT_DIR: tree.agentDir, RECORD_TO: record },
 		stdio: ["pipe", "pipe", "pipe"],
 	});
 	let stdout = "";
+	let step = 0;
 	child.stdout.on("data", (chunk: Buffer) => {
 		stdout += chunk.toString("utf8");
-		if (stdout.includes('"id":"s"')) child.stdin.end();
+		const current = steps[step];
+		if (!current || !stdout.includes(current.until)) return;
+		step++;
+		const next = steps[step];
+		if (next) child.stdin.write(next.line);
+		else child.stdin.end();
 	});
-	child.stdin.write('{"id":"s","type":"get_state"}\n');
+	const first = steps[0];
+	if (first) child.stdin.write(first.line);
+	else child.stdin.end();
 	await new Promise((resolve) => child.on("exit", resolve));
-	const answered = stdout.split("\n").some((line) => line.includes('"id":"s"') && line.includes('"success":true'));
-	return { answered, compiled: JSON.parse(readFileSync(record, "utf8")) };
+	return { stdout, compiled: JSON.parse(readFileSync(record, "utf8")) };
 }
+
+/** Runs `cli` to its first get_state response and its exit: the response and what the recorder saw. */
+async function getState(cli: string): Promise<{ answered: boolean; compiled: Compiled[] }> {
+	const { stdout, compiled } = await runCli(cli, [{ line: '{"id":"s","type":"get_state"}\n', until: '"id":"s"' }]);
+	const answered = stdout.split("\n").some((line) => line.includes('"id":"s"') && line.includes('"success":true'));
+	return { answered, compiled };
+}
+
+const isStartupChunk = ({ file }: Compiled) => /[/\\]chunks[/\\]startup-[\w-]+\.js$/.test(file);
 
 /** A copy of dist/ to damage. */
 function distCopy(): string {
@@ -80,8 +123,7 @@ describe("the code cache of the CLI's chunks", () => {
 		expect(readdirSync(CACHE).some((name) => name.startsWith("startup-"))).toBe(true);
 		const { answered, compiled } = await getState(CLI);
 		expect(answered).toBe(true);
-		const startup = compiled.filter(({ file }) => /[/\\]chunks[/\\]startup-[\w-]+\.js$/.test(file));
-		expect(startup).toEqual([{ file: expect.any(String), rejected: false }]);
+		expect(compiled.filter(isStartupChunk).map(({ rejected }) => rejected)).toEqual([false]);
 		expect(compiled.every(({ rejected }) => !rejected)).toBe(true);
 	});
 
@@ -90,7 +132,7 @@ describe("the code cache of the CLI's chunks", () => {
 		writeFileSync(startupCache(dist), Buffer.from("not a code cache".repeat(64)));
 		const { answered, compiled } = await getState(join(dist, "cli.js"));
 		expect(answered).toBe(true);
-		expect(compiled.filter(({ file }) => file.includes("startup-")).map(({ rejected }) => rejected)).toEqual([true]);
+		expect(compiled.filter(isStartupChunk).map(({ rejected }) => rejected)).toEqual([true]);
 	});
 
 	it("is not used for a chunk changed after its cache was written", async () => {
@@ -101,8 +143,28 @@ describe("the code cache of the CLI's chunks", () => {
 		utimesSync(chunk, later, later);
 		const { answered, compiled } = await getState(join(dist, "cli.js"));
 		expect(answered).toBe(true);
-		expect(compiled.filter(({ file }) => file.includes("startup-"))).toEqual([]);
+		expect(compiled.filter(isStartupChunk)).toEqual([]);
 		expect(compiled.length).toBeGreaterThan(0);
+	});
+
+	it("holds the code a first tool loop runs: the prompt compiles almost nothing of the start-up chunk", async () => {
+		const server = await LlmServer.start();
+		cleanups.push(() => void server.close());
+		server.enqueue(toolReply("bash", { command: "echo hi" }), textReply("done"));
+		const { stdout, compiled } = await runCli(
+			CLI,
+			[
+				{ line: '{"id":"s","type":"get_state"}\n', until: '"id":"s"' },
+				{ line: '{"id":"p","type":"prompt","message":"run it"}\n', until: '"type":"agent_end"' },
+			],
+			makeAgentDir({ server }),
+			["--model", "mock/mock-model"],
+		);
+		expect(stdout).toContain('"type":"tool_execution_end"');
+		const [startup] = compiled.filter(isStartupChunk);
+		expect(startup?.rejected).toBe(false);
+		// Without the build's prompt run, what the tool loop compiled made the cache 16% larger.
+		expect(startup?.atExit).toBeLessThan((startup?.size ?? 0) * 1.03);
 	});
 
 	it("is not needed: without cache files the chunks load as usual", async () => {
