@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startPrimeServer } from "./prime-server.mjs";
+import { PRIME_REPLY, startPrimeServer } from "./prime-server.mjs";
 
 const PRIMED_APIS = ["anthropic-messages", "openai-completions", "openai-responses"];
 /** The quiet time after the last preload step after which the preload is taken to be done. */
@@ -92,7 +92,7 @@ export async function writeCompileCache(output, produced) {
 		const prompted = (streams) =>
 			preloaded(streams) &&
 			streams.stdout.includes('"type":"tool_execution_end"') &&
-			streams.stdout.includes("It printed primed.") &&
+			streams.stdout.includes(PRIME_REPLY) &&
 			streams.stdout.includes('"type":"agent_end"');
 		const files = { "models.json": modelsJson("anthropic-messages", server.baseUrl) };
 		await run("prompt", args, `${GET_STATE}${PROMPT}`, files, prompted);

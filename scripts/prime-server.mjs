@@ -4,6 +4,8 @@
 import { createServer } from "node:http";
 
 const PRIME_COMMAND = "echo primed";
+/** The text reply after the tool result, streamed a word at a time. */
+export const PRIME_REPLY = "It printed primed.";
 
 function message(id) {
 	return {
@@ -42,7 +44,7 @@ function textEvents() {
 	return [
 		{ type: "message_start", message: message("msg_prime_text") },
 		{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-		...["It ", "printed ", "primed."].map((text) => ({
+		...PRIME_REPLY.split(/(?<= )/).map((text) => ({
 			type: "content_block_delta",
 			index: 0,
 			delta: { type: "text_delta", text },
