@@ -166,15 +166,17 @@ describe("loadExtensions", () => {
 		expect(result?.content).toEqual([{ type: "text", text: "a.txt:true" }]);
 	});
 
-	it("accepts type imports from pi's package names and value imports from atomic-agent", async () => {
+	// Value imports from "atomic-agent" are tested through the CLI (package-entry.test.ts).
+	it("accepts type imports from pi's package names and from atomic-agent", async () => {
 		const file = agent.write(
 			"extensions/pi-style.ts",
 			[
 				'import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";',
 				'import type { ExtensionContext } from "@earendil-works/pi-coding-agent";',
-				'import { calculateCost } from "atomic-agent";',
+				'import type { AgentSession } from "atomic-agent";',
 				"export default function (pi: ExtensionAPI) {",
-				'  pi.registerCommand("probe", { description: typeof calculateCost, handler: async (_args: string, _ctx: ExtensionContext) => {} });',
+				'  const none: AgentSession | undefined = undefined;',
+				'  pi.registerCommand("probe", { description: typeof none, handler: async (_args: string, _ctx: ExtensionContext) => {} });',
 				"}",
 			].join("\n"),
 		);
@@ -183,7 +185,7 @@ describe("loadExtensions", () => {
 
 		expect(errors).toEqual([]);
 		expect(runner.commands()).toEqual([
-			{ name: "probe", description: "function", path: file, sourceInfo: expect.objectContaining({ path: file }) },
+			{ name: "probe", description: "undefined", path: file, sourceInfo: expect.objectContaining({ path: file }) },
 		]);
 	});
 
