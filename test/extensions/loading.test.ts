@@ -175,7 +175,7 @@ describe("loadExtensions", () => {
 				'import type { ExtensionContext } from "@earendil-works/pi-coding-agent";',
 				'import type { AgentSession } from "atomic-agent";',
 				"export default function (pi: ExtensionAPI) {",
-				'  const none: AgentSession | undefined = undefined;',
+				"  const none: AgentSession | undefined = undefined;",
 				'  pi.registerCommand("probe", { description: typeof none, handler: async (_args: string, _ctx: ExtensionContext) => {} });',
 				"}",
 			].join("\n"),

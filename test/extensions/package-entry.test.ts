@@ -21,7 +21,7 @@ describe("an extension's value imports from atomic-agent", () => {
 						'import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";',
 						'import { calculateCost, AgentSession } from "atomic-agent";',
 						"export default function (pi: ExtensionAPI) {",
-						'  pi.registerCommand("probe", { description: `${typeof calculateCost} ${typeof AgentSession}`, handler: async () => {} });',
+						'  pi.registerCommand("probe", { description: [typeof calculateCost, typeof AgentSession].join(" "), handler: async () => {} });',
 						"}",
 					].join("\n"),
 				);
