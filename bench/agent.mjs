@@ -45,8 +45,10 @@ function isolatedEnv(root, spec, baseUrl) {
 		NO_COLOR: "1",
 		NO_PROXY: "127.0.0.1,localhost",
 		no_proxy: "127.0.0.1,localhost",
+		// pi's start-up requests (version check, model catalog) go to the internet; this stops them.
+		// Atomic makes none; its one start-up connection is the idle preload's, to the model's server
+		// (here the mock), which its users get by default, so it is not turned off here.
 		PI_OFFLINE: "1",
-		ATOMIC_OFFLINE: "1",
 		PI_SKIP_VERSION_CHECK: "1",
 		ATOMIC_SKIP_VERSION_CHECK: "1",
 		PI_TELEMETRY: "0",

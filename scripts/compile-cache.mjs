@@ -21,8 +21,11 @@ const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "ini
 const GET_STATE = '{"type":"get_state","id":"build"}\n';
 const PROMPT = '{"type":"prompt","id":"prompt","message":"Run it."}\n';
 
-/** One CLI run in write mode; its stdin ends once its output has been quiet for a while and `done(output)` holds. */
-async function run(name, args, input, agentFiles, done) {
+/**
+ * One CLI run in write mode; its stdin ends once its output has been quiet for a while and
+ * `done(output)` holds. `offline`: the preload opens no connection (there is no server to open it to).
+ */
+async function run(name, args, input, agentFiles, done, { offline = true } = {}) {
 	const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
 	const agentDir = join(home, "agent");
 	mkdirSync(agentDir);
@@ -36,6 +39,7 @@ async function run(name, args, input, agentFiles, done) {
 			ATOMIC_CODING_AGENT_DIR: agentDir,
 			ATOMIC_COMPILE_CACHE: "write",
 			ATOMIC_DEBUG_IDLE: "1",
+			...(offline ? { ATOMIC_OFFLINE: "1" } : {}),
 		},
 		stdio: ["pipe", "pipe", "pipe"],
 	});
@@ -95,7 +99,8 @@ export async function writeCompileCache(output, produced) {
 			streams.stdout.includes(PRIME_REPLY) &&
 			streams.stdout.includes('"type":"agent_end"');
 		const files = { "models.json": modelsJson("anthropic-messages", server.baseUrl) };
-		await run("prompt", args, `${GET_STATE}${PROMPT}`, files, prompted);
+		// Online: the preload's connection to the server is the one the prompt goes out on.
+		await run("prompt", args, `${GET_STATE}${PROMPT}`, files, prompted, { offline: false });
 	} finally {
 		await server.close();
 	}

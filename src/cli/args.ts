@@ -35,6 +35,8 @@ export interface CliArgs {
 	/** `--mcp-config` files, in order. */
 	mcpConfigs: string[];
 	noMcp: boolean;
+	/** `--offline`: nothing goes over the network before a prompt asks for it (ATOMIC_OFFLINE=1). */
+	offline: boolean;
 	/** `--fallback-models`: provider/id patterns, in order; undefined: settings.json's. */
 	fallbackModels?: string[];
 }
@@ -254,13 +256,20 @@ export const FLAGS: FlagSpec[] = [
 			args.appendSystemPrompt = value;
 		},
 	},
+	{
+		names: ["--offline"],
+		help: "open no connection before a prompt needs it (as ATOMIC_OFFLINE=1)",
+		apply(args) {
+			args.offline = true;
+		},
+	},
 	// Flags that clients written for pi-coding-agent pass; they mean nothing here.
-	...["--no-themes", "--offline", "--verbose"].map(
+	...["--no-themes", "--verbose"].map(
 		(name): FlagSpec => ({
 			names: [name],
 			help: "accepted for compatibility with pi-coding-agent clients; no effect",
 			apply() {
-				// Nothing to do: Atomic has no themes, never phones home, and logs to stderr already.
+				// Nothing to do: Atomic has no themes and logs to stderr already.
 			},
 		}),
 	),
@@ -301,6 +310,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		noContextFiles: false,
 		mcpConfigs: [],
 		noMcp: false,
+		offline: false,
 	};
 	for (let index = 0; index < argv.length; index++) {
 		const token = argv[index] as string;

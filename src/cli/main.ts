@@ -68,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
 		process.stdout.write(`${helpText(__ATOMIC_VERSION__)}\n`);
 		return 0;
 	}
+	// Read where the network would be used (the idle preload's connection); child processes see it too.
+	if (args.offline) process.env.ATOMIC_OFFLINE = "1";
 	if (args.rpcSchema) {
 		// Loaded only here: building the document is not part of any other start-up.
 		const { rpcSchemaText } = await import("../rpc/protocol/schema-document.js");

@@ -1,8 +1,8 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import type { Agent as HttpsAgent } from "node:https";
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { httpsModule } from "../platform/lazy-builtins.js";
+import { agentFor } from "./connection-pool.js";
 
 /**
  * A `fetch` for the provider SDKs over node:http(s): one keep-alive connection pool per scheme, the
@@ -47,17 +47,6 @@ const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-let httpAgent: HttpAgent | undefined;
-let httpsAgent: HttpsAgent | undefined;
-function agentFor(target: URL): HttpAgent | HttpsAgent {
-	if (target.protocol === "http:") {
-		httpAgent ??= new HttpAgent({ keepAlive: true });
-		return httpAgent;
-	}
-	httpsAgent ??= new (httpsModule().Agent)({ keepAlive: true });
-	return httpsAgent;
-}
 
 function headerList(headers: HeadersInit | undefined): [string, string][] {
 	if (headers === undefined) return [];

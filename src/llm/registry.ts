@@ -66,6 +66,27 @@ export async function warmUpProvider(api: string): Promise<void> {
 /** The apis whose SDK requests through the global `fetch` (the others go through providerFetch). */
 const GLOBAL_FETCH_APIS: ReadonlySet<string> = new Set(["google-generative-ai"]);
 
+/** The built-in apis whose SDK requests through providerFetch, and so through its connection pool. */
+const POOLED_APIS: ReadonlySet<string> = new Set(["anthropic-messages", "openai-completions", "openai-responses"]);
+
+/** Whether `preconnectProvider` can open a connection the model's first request would go out on. */
+export function canPreconnect(model: Pick<Model, "api" | "baseUrl">): boolean {
+	if (!POOLED_APIS.has(model.api) || !URL.canParse(model.baseUrl)) return false;
+	const { protocol, username, password } = new URL(model.baseUrl);
+	// A URL with credentials in it goes to the global fetch (http-transport.ts).
+	return (protocol === "http:" || protocol === "https:") && username === "" && password === "";
+}
+
+/**
+ * Opens the connection the model's first request goes out on, ahead of it (connection-pool.ts):
+ * TCP, and TLS with its CA store for https. Nothing is sent. Rejects when it cannot connect.
+ */
+export async function preconnectProvider(model: Pick<Model, "api" | "baseUrl">): Promise<void> {
+	if (!canPreconnect(model)) return;
+	const { preconnect } = await import("./connection-pool.js");
+	await preconnect(model.baseUrl);
+}
+
 /**
  * Loads the HTTP client the api's SDK requests through (http-transport.ts over node:http, or the
  * global `fetch`, undici) with the web Response and Headers every SDK builds, and runs one request

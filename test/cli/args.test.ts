@@ -18,6 +18,7 @@ const defaults: CliArgs = {
 	noContextFiles: false,
 	mcpConfigs: [],
 	noMcp: false,
+	offline: false,
 };
 
 describe("parseArgs", () => {
@@ -63,7 +64,8 @@ describe("parseArgs", () => {
 		[["--append-system-prompt", "Be terse."], { appendSystemPrompt: "Be terse." }],
 		[["--mcp-config", "a.json", "--mcp-config=b.json"], { mcpConfigs: ["a.json", "b.json"] }],
 		[["--no-mcp"], { noMcp: true }],
-		[["--no-themes", "--offline", "--verbose"], {}],
+		[["--offline"], { offline: true }],
+		[["--no-themes", "--verbose"], {}],
 	])("parses %j", (argv, expected) => {
 		expect(parseArgs(argv)).toEqual({ ...defaults, ...expected });
 	});

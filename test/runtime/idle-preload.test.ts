@@ -146,6 +146,7 @@ describe("preloadSteps", () => {
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
 			"provider:anthropic-messages",
+			"connect:http://127.0.0.1:9",
 			"http-client",
 			"warm-up:anthropic-messages",
 			"argument-validator",
@@ -161,7 +162,11 @@ describe("preloadSteps", () => {
 		});
 		preload.start();
 		await preload.finished;
-		expect(reports.filter((report) => report.error !== undefined)).toEqual([]);
+		// Nothing listens at the test model's server: the connection fails, and only it.
+		expect(reports.filter((report) => report.error !== undefined)).toEqual([
+			{ name: "connect:http://127.0.0.1:9", ms: expect.any(Number), error: expect.stringContaining("ECONNREFUSED") },
+		]);
+		expect(reports.map((report) => report.name)).toEqual(steps.map((step) => step.name));
 		expect(sdkLoads.count).toBe(1);
 	});
 
@@ -169,9 +174,24 @@ describe("preloadSteps", () => {
 		const { session } = startSession({ create: { tools: [] } });
 		expect(preloadSteps(session).map((step) => step.name)).toEqual([
 			"provider:anthropic-messages",
+			"connect:http://127.0.0.1:9",
 			"http-client",
 			"warm-up:anthropic-messages",
 		]);
+	});
+
+	it.each(["1", "true", "yes"])("opens no connection with ATOMIC_OFFLINE=%s", (value) => {
+		vi.stubEnv("ATOMIC_OFFLINE", value);
+		try {
+			const { session } = startSession({ create: { tools: [] } });
+			expect(preloadSteps(session).map((step) => step.name)).toEqual([
+				"provider:anthropic-messages",
+				"http-client",
+				"warm-up:anthropic-messages",
+			]);
+		} finally {
+			vi.unstubAllEnvs();
+		}
 	});
 });
 

@@ -9,6 +9,7 @@
  *   server.requests[0].body  // what the SDK sent
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { type WireApi, wireFor } from "./wire/index.js";
 
@@ -80,6 +81,13 @@ export interface RecordedRequest {
 	body: unknown;
 	/** True when the client closed the connection before the response ended. */
 	clientDisconnected: boolean;
+	/** Which connection it came on: 1 for the server's first, and so on. */
+	connection: number;
+}
+
+export interface LlmServerOptions {
+	/** Serve https with this key and certificate (PEM) instead of http. */
+	tls?: { key: string; cert: string };
 }
 
 export type ReplyHandler = (request: RecordedRequest) => ScriptedReply | undefined;
@@ -103,22 +111,33 @@ export class LlmServer {
 	private readonly queue: ScriptedReply[] = [];
 	private handler: ReplyHandler | undefined;
 	private readonly sockets = new Set<Socket>();
+	/** The number of each connection, by the socket its requests arrive on. */
+	private readonly numbers = new WeakMap<Socket, number>();
+	private accepted = 0;
 	private toolCallCounter = 0;
 
 	private constructor(
 		private readonly server: Server,
 		readonly port: number,
+		private readonly scheme: "http" | "https",
 	) {}
 
-	static async start(): Promise<LlmServer> {
-		const server = createServer();
+	static async start(options: LlmServerOptions = {}): Promise<LlmServer> {
+		const server = options.tls ? createTlsServer(options.tls) : createServer();
 		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 		const { port } = server.address() as AddressInfo;
-		const instance = new LlmServer(server, port);
-		server.on("connection", (socket) => {
+		const instance = new LlmServer(server, port, options.tls ? "https" : "http");
+		const numberIt = (socket: Socket) => {
+			instance.accepted += 1;
+			instance.numbers.set(socket, instance.accepted);
+		};
+		server.on("connection", (socket: Socket) => {
+			if (!options.tls) numberIt(socket);
 			instance.sockets.add(socket);
 			socket.on("close", () => instance.sockets.delete(socket));
 		});
+		// Over TLS, requests arrive on the TLS socket, once its handshake is done.
+		if (options.tls) server.on("secureConnection", numberIt);
 		server.on("request", (request, response) => {
 			instance.handle(request, response).catch((error: unknown) => {
 				if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
@@ -129,7 +148,12 @@ export class LlmServer {
 	}
 
 	get origin(): string {
-		return `http://127.0.0.1:${this.port}`;
+		return `${this.scheme}://127.0.0.1:${this.port}`;
+	}
+
+	/** How many connections the server has accepted (over TLS: completed the handshake of). */
+	get connections(): number {
+		return this.accepted;
 	}
 
 	/** The baseUrl a model of this api uses to reach the server (what models.json would hold). */
@@ -157,6 +181,11 @@ export class LlmServer {
 		this.queue.length = 0;
 		this.requests.length = 0;
 		this.handler = undefined;
+	}
+
+	/** Closes every open connection from the server's side; the server goes on listening. */
+	dropConnections(): void {
+		for (const socket of this.sockets) socket.destroy();
 	}
 
 	async close(): Promise<void> {
@@ -188,6 +217,7 @@ export class LlmServer {
 			headers: request.headers,
 			body,
 			clientDisconnected: false,
+			connection: this.numbers.get(request.socket) ?? 0,
 		};
 		this.requests.push(recorded);
 		response.on("close", () => {
