@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, type ClientRequestArgs } from "node:http";
+import { type ClientRequestArgs, Agent as HttpAgent } from "node:http";
 import type { Agent as HttpsAgent, RequestOptions as HttpsRequestOptions } from "node:https";
 import { isIP, Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -155,7 +155,9 @@ export function preconnect(url: string, waitMs = PRECONNECT_WAIT_MS): Promise<vo
 /** Whether the pool has a connection to `host:port` already, in use or free (Node names them `host:port:…`). */
 function pooled(agent: HttpAgent, host: string, port: number): boolean {
 	const prefix = `${host}:${port}:`;
-	return [agent.sockets, agent.freeSockets].some((byName) => Object.keys(byName).some((name) => name.startsWith(prefix)));
+	return [agent.sockets, agent.freeSockets].some((byName) =>
+		Object.keys(byName).some((name) => name.startsWith(prefix)),
+	);
 }
 
 /** Closes the held connections (tests; a process that ends drops them anyway). */

@@ -1,5 +1,11 @@
 import { preloadArgumentValidator } from "../agent/validation.js";
-import { canPreconnect, preconnectProvider, preloadHttpClient, preloadProvider, warmUpProvider } from "../llm/registry.js";
+import {
+	canPreconnect,
+	preconnectProvider,
+	preloadHttpClient,
+	preloadProvider,
+	warmUpProvider,
+} from "../llm/registry.js";
 import { toolPreloads } from "../tools/preload.js";
 import type { AgentSession } from "./agent-session.js";
 
