@@ -39,6 +39,7 @@ describe("the ACP process", () => {
 		const steps = client.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(steps.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
 			"preload: provider:anthropic-messages loaded",
+			`preload: connect:${harness.server.origin} loaded`,
 			"preload: http-client loaded",
 			"preload: warm-up:anthropic-messages loaded",
 			"preload: argument-validator loaded",
