@@ -8,7 +8,7 @@ import type { StateChanges } from "./events.js";
  * now, e.g. before a command's response is written, so the change is announced first.
  */
 export class StateTracker {
-	/** Each field as last told: its value (a field holding the same object is unchanged) and its JSON. */
+	/** Each field as last told: its value (a field holding the same value is unchanged) and, for an object, its JSON. */
 	private told: Map<string, Told>;
 	private scheduled = false;
 
@@ -16,7 +16,7 @@ export class StateTracker {
 		private readonly read: () => SessionState,
 		private readonly announce: (changes: StateChanges) => void,
 	) {
-		this.told = serialise(read(), new Map());
+		this.told = fields(read());
 	}
 
 	schedule(): void {
@@ -28,11 +28,11 @@ export class StateTracker {
 	flush(): void {
 		this.scheduled = false;
 		const state = this.read();
-		const now = serialise(state, this.told);
+		const now = fields(state);
 		const changes: Record<string, unknown> = {};
 		let changed = false;
 		for (const [key, field] of now) {
-			if (this.told.get(key)?.text === field.text) continue;
+			if (!differs(this.told.get(key), field)) continue;
 			changes[key] = ownCopy(state[key as keyof SessionState]);
 			changed = true;
 		}
@@ -54,17 +54,34 @@ function ownCopy(value: unknown): unknown {
 
 interface Told {
 	value: unknown;
-	text: string;
+	/** An object's JSON, made when it is first compared with another object. */
+	text?: string;
 }
 
-/** The state's fields as JSON; a field whose value is the very object told before keeps its text. */
-function serialise(state: SessionState, before: Map<string, Told>): Map<string, Told> {
-	const fields = new Map<string, Told>();
-	for (const [key, value] of Object.entries(state)) {
-		if (value === undefined) continue;
-		const known = before.get(key);
-		const same = known !== undefined && known.value === value && typeof value === "object";
-		fields.set(key, same ? known : { value, text: JSON.stringify(value) });
+/** The state's fields that are set. */
+function fields(state: SessionState): Map<string, Told> {
+	const map = new Map<string, Told>();
+	for (const [key, value] of Object.entries(state)) if (value !== undefined) map.set(key, { value });
+	return map;
+}
+
+function isObjectValue(value: unknown): value is object {
+	return typeof value === "object" && value !== null;
+}
+
+/**
+ * Whether a field changed: the same value (a primitive, or the very object told before) did not;
+ * a primitive that is not the same did; two objects did when their JSON differs. Only objects
+ * are serialised, and each once.
+ */
+function differs(before: Told | undefined, now: Told): boolean {
+	if (before === undefined) return true;
+	if (before.value === now.value) {
+		now.text = before.text;
+		return false;
 	}
-	return fields;
+	if (!isObjectValue(before.value) || !isObjectValue(now.value)) return true;
+	before.text ??= JSON.stringify(before.value);
+	now.text = JSON.stringify(now.value);
+	return before.text !== now.text;
 }
