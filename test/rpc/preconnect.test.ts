@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { LlmServer, type LlmServerOptions, textReply, toolReply } from "../support/llm-server.js";
-import type { RpcAgent } from "../support/rpc-process.js";
+import { type RpcAgent, testProviders } from "../support/rpc-process.js";
 import { startAgent, stopAgents } from "./helpers.js";
 
 const CERT = fileURLToPath(new URL("../support/tls/cert.pem", import.meta.url));
@@ -62,6 +62,26 @@ describe("the connection to the model's server, opened while idle", () => {
 
 		await toolLoop(agent, server);
 		expect(server.requests.map((request) => request.connection)).toEqual([1, 1]);
+		expect(server.connections).toBe(1);
+	});
+
+	it("is opened to a host name, with the TLS server name the requests use", async () => {
+		const server = await startServer({ tls: { key: readFileSync(KEY, "utf8"), cert: readFileSync(CERT, "utf8") } });
+		const origin = `https://localhost:${server.port}`;
+		const { mock } = testProviders(server);
+		const { agent } = await startAgent(server, {
+			env: { ...DEBUG, NODE_EXTRA_CA_CERTS: CERT },
+			providers: { mock: { ...(mock as Record<string, unknown>), baseUrl: origin } },
+			args: ["--provider", "mock", "--model", "mock-model"],
+		});
+		await agent.ok({ type: "get_state" });
+		await until(() => agent.stderr.includes(LAST_STEP), "the preload", agent);
+		expect(agent.stderr).toContain(`preload: connect:${origin} loaded`);
+		await until(() => server.connections === 1, "the handshake", agent);
+
+		await toolLoop(agent, server);
+		expect(server.requests.map((request) => request.connection)).toEqual([1, 1]);
+		expect(server.requests[0]?.headers.host).toBe(`localhost:${server.port}`);
 		expect(server.connections).toBe(1);
 	});
 
