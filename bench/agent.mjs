@@ -64,9 +64,14 @@ export class Agent {
 	/**
 	 * Starts `spec` (see peers.mjs) against the mock at `baseUrl`. `startedAt` (performance.now) is
 	 * taken just before the spawn, for the cold-start figure. `configFiles` are extra files for the
-	 * config dir (name → JSON content), e.g. `mcp.json`; `mode` is Atomic's `--mode` (default rpc).
+	 * config dir (name → JSON content), e.g. `mcp.json`; `mode` is Atomic's `--mode` (default rpc);
+	 * `env` is added to the agent's environment and `args` to its command line.
 	 */
-	static launch(spec, baseUrl, { contextWindow = 200_000, configFiles = {}, mode = "rpc" } = {}) {
+	static launch(
+		spec,
+		baseUrl,
+		{ contextWindow = 200_000, configFiles = {}, mode = "rpc", env: extraEnv = {}, args: extraArgs = [] } = {},
+	) {
 		const root = mkdtempSync(join(tmpdir(), `bench-${spec.id}-`));
 		for (const dir of ["config", "home", "tmp", "work"]) mkdirSync(join(root, dir));
 		writeFileSync(join(root, "config", "models.json"), JSON.stringify(modelsJson(baseUrl, contextWindow), null, 2));
@@ -75,8 +80,18 @@ export class Agent {
 			writeFileSync(join(root, "config", name), JSON.stringify(content, null, 2));
 		const stderrPath = join(root, "stderr.log");
 		const stderrFd = openSync(stderrPath, "w");
-		const env = isolatedEnv(root, spec, baseUrl);
-		const args = [...spec.args, "--mode", mode, "--provider", "mock", "--model", "mock-model", "--no-session"];
+		const env = { ...isolatedEnv(root, spec, baseUrl), ...extraEnv };
+		const args = [
+			...spec.args,
+			"--mode",
+			mode,
+			"--provider",
+			"mock",
+			"--model",
+			"mock-model",
+			"--no-session",
+			...extraArgs,
+		];
 		const startedAt = performance.now();
 		const child = spawn(spec.command, args, {
 			cwd: join(root, "work"),

@@ -21,6 +21,7 @@ import coldStartAcp from "./figures/cold-start-acp.mjs";
 import coldStartMcp from "./figures/cold-start-mcp.mjs";
 import directBash from "./figures/direct-bash.mjs";
 import firstPrompt from "./figures/first-prompt.mjs";
+import firstPromptTls from "./figures/first-prompt-tls.mjs";
 import hugePrompt from "./figures/huge-prompt.mjs";
 import longSession from "./figures/long-session.mjs";
 import sessionOpen from "./figures/session-open.mjs";
@@ -41,6 +42,7 @@ const allFigures = [
 	warmPrompt,
 	toolLoop,
 	firstPrompt,
+	firstPromptTls,
 	bigPrompt,
 	hugePrompt,
 	longSession,
