@@ -36,6 +36,8 @@ export async function startTlsRelay(targetUrl, { oneWayDelayMs = 10 } = {}) {
 	const target = new URL(targetUrl);
 	const sockets = new Set();
 	const track = (socket) => {
+		// No Nagle: a held-back small write must not wait for an ACK on top of the delay.
+		socket.setNoDelay(true);
 		sockets.add(socket);
 		socket.on("close", () => sockets.delete(socket));
 		return socket;
