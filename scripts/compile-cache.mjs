@@ -21,11 +21,19 @@ const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "ini
 const GET_STATE = '{"type":"get_state","id":"build"}\n';
 const PROMPT = '{"type":"prompt","id":"prompt","message":"Run it."}\n';
 
+/** ACP: the session/new request for a working directory, and the prompt for the session it opened. */
+const sessionNew = (cwd) =>
+	`${JSON.stringify({ jsonrpc: "2.0", id: "session", method: "session/new", params: { cwd, mcpServers: [] } })}\n`;
+const sessionPrompt = (sessionId) =>
+	`${JSON.stringify({ jsonrpc: "2.0", id: "prompt", method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "Run it." }] } })}\n`;
+
 /**
  * One CLI run in write mode; its stdin ends once its output has been quiet for a while and
- * `done(output)` holds. `offline`: the preload opens no connection (there is no server to open it to).
+ * `done(output)` holds. `input` is written at once; `respond(output, cwd)` may give more input as
+ * output arrives (cwd: the run's working directory), each text once. `offline`: the preload
+ * opens no connection (there is no server to open it to).
  */
-async function run(name, args, input, agentFiles, done, { offline = true } = {}) {
+async function run(name, args, input, agentFiles, done, { offline = true, respond } = {}) {
 	const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
 	const agentDir = join(home, "agent");
 	mkdirSync(agentDir);
@@ -51,8 +59,14 @@ async function run(name, args, input, agentFiles, done, { offline = true } = {})
 		clearTimeout(quiet);
 		quiet = setTimeout(() => done(output) && finish(), PRELOAD_QUIET_MS);
 	};
+	const responded = new Set();
 	child.stdout.on("data", (data) => {
 		output.stdout += data;
+		const more = respond?.(output, home);
+		if (more !== undefined && !responded.has(more)) {
+			responded.add(more);
+			child.stdin.write(more);
+		}
 		check();
 	});
 	child.stderr.on("data", (data) => {
@@ -66,7 +80,9 @@ async function run(name, args, input, agentFiles, done, { offline = true } = {})
 	rmSync(home, { recursive: true, force: true });
 	const failed = output.stderr.split("\n").some((line) => / failed: /.test(line));
 	if (status !== 0 || !done(output) || failed) {
-		console.error(`writing the code cache (${name}) failed (exit ${status}):\n${output.stderr}`);
+		console.error(
+			`writing the code cache (${name}) failed (exit ${status}):\n${output.stderr}\n${output.stdout.slice(-3000)}`,
+		);
 		process.exit(1);
 	}
 }
@@ -84,22 +100,35 @@ function modelsJson(api, baseUrl = "http://127.0.0.1:9") {
 export async function writeCompileCache(output, produced) {
 	rmSync(CACHE_ROOT, { recursive: true, force: true });
 	const answered = ({ stdout }) => stdout.includes('"id":"build"');
-	await run("acp", ["--mode", "acp"], INITIALIZE, {}, answered);
 	const preloaded = (streams) => answered(streams) && /^preload: /m.test(streams.stderr);
-	const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
-	for (const api of PRIMED_APIS) await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
-	// Last, a tool loop against a loopback server: the start-up chunk's cache then holds the prompt's
-	// path too (the agent loop, the bash tool, the events), which a first prompt would compile.
+	// The prompts go to a loopback server: the caches then hold a first prompt's path too (the agent
+	// loop, the bash tool, the events and, for ACP, their session/update notifications), which a first
+	// prompt would compile. Online: the preload's connection to the server is opened too.
 	const server = await startPrimeServer();
 	try {
-		// The tool ran and the reply after it came: the whole loop, not a failed request, is in the cache.
+		const files = { "models.json": modelsJson("anthropic-messages", server.baseUrl) };
+		// ACP: initialize, a session, then one tool loop in it; the tool call completed and the turn ended.
+		const acpPrompted = (streams) =>
+			preloaded(streams) &&
+			streams.stdout.includes('"status":"completed"') &&
+			streams.stdout.includes('"stopReason":"end_turn"');
+		// Each request once the one before it is answered (the SDK refuses session/new before initialize is done).
+		const respond = ({ stdout }, cwd) => {
+			const opened = /"id":"session","result":\{[^]*?"sessionId":"([^"]+)"/.exec(stdout);
+			if (opened?.[1] !== undefined) return sessionPrompt(opened[1]);
+			return answered({ stdout }) ? sessionNew(cwd) : undefined;
+		};
+		const acpArgs = ["--mode", "acp", "--model", "prime/prime"];
+		await run("acp", acpArgs, INITIALIZE, files, acpPrompted, { offline: false, respond });
+		const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
+		for (const api of PRIMED_APIS) await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
+		// Last, RPC's tool loop, whose start-up and first prompt count most. The tool ran and the reply
+		// after it came: the whole loop, not a failed request, is in the cache.
 		const prompted = (streams) =>
 			preloaded(streams) &&
 			streams.stdout.includes('"type":"tool_execution_end"') &&
 			streams.stdout.includes(PRIME_REPLY) &&
 			streams.stdout.includes('"type":"agent_end"');
-		const files = { "models.json": modelsJson("anthropic-messages", server.baseUrl) };
-		// Online: the preload's connection to the server is the one the prompt goes out on.
 		await run("prompt", args, `${GET_STATE}${PROMPT}`, files, prompted, { offline: false });
 	} finally {
 		await server.close();

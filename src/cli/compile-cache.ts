@@ -84,9 +84,10 @@ function writingCompileCache(): boolean {
 }
 
 /**
- * Write mode, at exit: the cache of each chunk this process loaded, with every function that ran,
- * and of each other chunk that has none yet (its top level only). The build runs several
- * processes (one per provider it warms up); each adds what it ran.
+ * Write mode, at exit: the cache of each chunk this process loaded, with every function that ran
+ * or came from the cache it started from, and of each other chunk that has none yet (its top level
+ * only). The build runs several processes (ACP, one per provider it warms up, a prompt); each
+ * starts from the caches the others wrote and adds what it ran.
  */
 function writeAtExit(chunks: string, dir: string, loaded: Map<string, Script>): void {
 	process.on("exit", () => {
@@ -118,7 +119,8 @@ export function useCompileCache(): void {
 	const original = extensions[".js"];
 	extensions[".js"] = (module, filename) => {
 		if (dirname(filename) !== chunks) return original(module, filename);
-		const cachedData = writing ? undefined : readCache(cacheFile(dir, filename), filename);
+		// A run of the build starts from what the runs before it wrote, so that its cache adds to theirs.
+		const cachedData = readCache(cacheFile(dir, filename), filename);
 		if (!writing && cachedData === undefined) return original(module, filename);
 		const script = compile(readFileSync(filename, "utf8"), filename, cachedData);
 		if (writing) loaded.set(filename, script);

@@ -59,16 +59,18 @@ function scratch(): string {
  */
 async function runCli(
 	cli: string,
-	steps: { line: string; until: string }[],
+	steps: { line: string | ((stdout: string) => string); until: string }[],
 	tree = makeAgentDir(),
 	args: string[] = [],
+	mode: "rpc" | "acp" = "rpc",
 ): Promise<{ stdout: string; compiled: Compiled[] }> {
 	cleanups.push(() => tree.cleanup());
 	const dir = scratch();
 	const recorder = join(dir, "recorder.cjs");
 	const record = join(dir, "record.json");
 	writeFileSync(recorder, RECORDER);
-	const child = spawn(process.execPath, ["--require", recorder, cli, "--mode", "rpc", "--no-session", ...args], {
+	const modeArgs = mode === "rpc" ? ["--mode", "rpc", "--no-session"] : ["--mode", "acp"];
+	const child = spawn(process.execPath, ["--require", recorder, cli, ...modeArgs, ...args], {
 		cwd: tree.work,
 		env: { PATH: process.env.PATH, HOME: tree.home, ATOMIC_CODING_AGENT_DIR: tree.agentDir, RECORD_TO: record },
 		stdio: ["pipe", "pipe", "pipe"],
@@ -81,11 +83,11 @@ async function runCli(
 		if (!current || !stdout.includes(current.until)) return;
 		step++;
 		const next = steps[step];
-		if (next) child.stdin.write(next.line);
+		if (next) child.stdin.write(typeof next.line === "string" ? next.line : next.line(stdout));
 		else child.stdin.end();
 	});
 	const first = steps[0];
-	if (first) child.stdin.write(first.line);
+	if (first) child.stdin.write(typeof first.line === "string" ? first.line : first.line(stdout));
 	else child.stdin.end();
 	await new Promise((resolve) => child.on("exit", resolve));
 	return { stdout, compiled: JSON.parse(readFileSync(record, "utf8")) };
@@ -99,6 +101,11 @@ async function getState(cli: string): Promise<{ answered: boolean; compiled: Com
 }
 
 const isStartupChunk = ({ file }: Compiled) => /[/\\]chunks[/\\]startup-[\w-]+\.js$/.test(file);
+const isAcpChunk = ({ file }: Compiled) => /[/\\]chunks[/\\]acp-mode-[\w-]+\.js$/.test(file);
+
+/** One JSON-RPC request line. */
+const rpcLine = (id: number, method: string, params: unknown) =>
+	`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`;
 
 /** A copy of dist/ to damage. */
 function distCopy(): string {
@@ -165,6 +172,34 @@ describe("the code cache of the CLI's chunks", () => {
 		expect(startup?.rejected).toBe(false);
 		// Without the build's prompt run, what the tool loop compiled made the cache 16% larger.
 		expect(startup?.atExit).toBeLessThan((startup?.size ?? 0) * 1.03);
+	});
+
+	it("holds the code an ACP session's first tool loop runs, in the ACP chunk and the start-up chunk", async () => {
+		const server = await LlmServer.start();
+		cleanups.push(() => void server.close());
+		server.enqueue(toolReply("bash", { command: "echo hi" }), textReply("done"));
+		const tree = makeAgentDir({ server });
+		const prompt = (stdout: string) => {
+			const sessionId = /"id":2,"result":\{[^]*?"sessionId":"([^"]+)"/.exec(stdout)?.[1] ?? "";
+			return rpcLine(3, "session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] });
+		};
+		const { stdout, compiled } = await runCli(
+			CLI,
+			[
+				{ line: rpcLine(1, "initialize", { protocolVersion: 1 }), until: '"id":1,"result"' },
+				{ line: rpcLine(2, "session/new", { cwd: tree.work, mcpServers: [] }), until: '"id":2,"result"' },
+				{ line: prompt, until: '"id":3,"result"' },
+			],
+			tree,
+			["--model", "mock/mock-model"],
+			"acp",
+		);
+		expect(stdout).toContain('"stopReason":"end_turn"');
+		expect(server.requests).toHaveLength(2);
+		const chunks = [...compiled.filter(isAcpChunk), ...compiled.filter(isStartupChunk)];
+		expect(chunks.map(({ rejected }) => rejected)).toEqual([false, false]);
+		// Without the build's ACP prompt run, the ACP chunk's cache grew by 18% here.
+		for (const chunk of chunks) expect(chunk.atExit).toBeLessThan(chunk.size * 1.03);
 	});
 
 	it("is not needed: without cache files the chunks load as usual", async () => {
