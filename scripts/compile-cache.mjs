@@ -114,7 +114,7 @@ export async function writeCompileCache(output, produced) {
 			streams.stdout.includes('"stopReason":"end_turn"');
 		// Each request once the one before it is answered (the SDK refuses session/new before initialize is done).
 		const respond = ({ stdout }, cwd) => {
-			const opened = /"id":"session","result":\{[^]*?"sessionId":"([^"]+)"/.exec(stdout);
+			const opened = /"id":"session","result":\{[\s\S]*?"sessionId":"([^"]+)"/.exec(stdout);
 			if (opened?.[1] !== undefined) return sessionPrompt(opened[1]);
 			return answered({ stdout }) ? sessionNew(cwd) : undefined;
 		};

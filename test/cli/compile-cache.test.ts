@@ -180,7 +180,7 @@ describe("the code cache of the CLI's chunks", () => {
 		server.enqueue(toolReply("bash", { command: "echo hi" }), textReply("done"));
 		const tree = makeAgentDir({ server });
 		const prompt = (stdout: string) => {
-			const sessionId = /"id":2,"result":\{[^]*?"sessionId":"([^"]+)"/.exec(stdout)?.[1] ?? "";
+			const sessionId = /"id":2,"result":\{[\s\S]*?"sessionId":"([^"]+)"/.exec(stdout)?.[1] ?? "";
 			return rpcLine(3, "session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] });
 		};
 		const { stdout, compiled } = await runCli(
