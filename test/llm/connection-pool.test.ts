@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeHeldConnections, heldConnections, preconnect } from "../../src/llm/connection-pool.js";
 import { providerFetch } from "../../src/llm/http-transport.js";
-import { LlmServer, type LlmServerOptions } from "../support/llm-server.js";
+import type { LlmServer } from "../support/llm-server.js";
+import { useLlmServers } from "../support/llm-servers.js";
 
 const run = promisify(execFile);
 const TLS = {
@@ -14,17 +15,8 @@ const TLS = {
 	cert: readFileSync(new URL("../support/tls/cert.pem", import.meta.url), "utf8"),
 };
 
-const servers: LlmServer[] = [];
-async function startServer(options?: LlmServerOptions): Promise<LlmServer> {
-	const server = await LlmServer.start(options);
-	servers.push(server);
-	return server;
-}
-
-afterEach(async () => {
-	closeHeldConnections();
-	for (const server of servers.splice(0)) await server.close();
-});
+const startServer = useLlmServers();
+afterEach(() => closeHeldConnections());
 
 /** One streamed Anthropic request through the provider fetch; resolves with the body. */
 async function ask(server: LlmServer): Promise<string> {

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { LlmServer, type LlmServerOptions, textReply, toolReply } from "../support/llm-server.js";
+import { type LlmServer, textReply, toolReply } from "../support/llm-server.js";
+import { useLlmServers } from "../support/llm-servers.js";
 import { type RpcAgent, testProviders } from "../support/rpc-process.js";
 import { startAgent, stopAgents } from "./helpers.js";
 
@@ -10,17 +11,9 @@ const KEY = fileURLToPath(new URL("../support/tls/key.pem", import.meta.url));
 const DEBUG = { ATOMIC_DEBUG_IDLE: "1" };
 const LAST_STEP = "preload: command-validator loaded";
 
-const servers: LlmServer[] = [];
-async function startServer(options?: LlmServerOptions): Promise<LlmServer> {
-	const server = await LlmServer.start(options);
-	servers.push(server);
-	return server;
-}
-
-afterEach(async () => {
-	await stopAgents();
-	for (const server of servers.splice(0)) await server.close();
-});
+const startServer = useLlmServers();
+// Registered after the servers' cleanup, so it runs first: the agents stop before their server closes.
+afterEach(stopAgents);
 
 async function until(condition: () => boolean, what: string, agent: RpcAgent): Promise<void> {
 	for (let waited = 0; !condition(); waited += 10) {
