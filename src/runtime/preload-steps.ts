@@ -25,10 +25,9 @@ function offline(): boolean {
 /**
  * What the first prompt of `session` would load on first use, in the order a tool loop needs it:
  * the provider module and SDK for the model's api, the connection to the model's server (unless
- * offline), Node's HTTP client, one canned request through
- * the SDK (no network), the tool-argument validator (when tools are offered), then the libraries of
- * the offered tools. Read when called: a model or
- * tool change later is picked up by the next call.
+ * offline), Node's HTTP client, one canned request through the SDK (no network), the
+ * tool-argument validator (when tools are offered), then the libraries of the offered tools. Read
+ * when called: a model or tool change later is picked up by the next call.
  */
 export function preloadSteps(session: AgentSession): PreloadStep[] {
 	const steps: PreloadStep[] = [];
