@@ -1,10 +1,10 @@
 // Writes dist/compile-cache (see src/cli/compile-cache.ts and docs/architecture.md "The bundle"):
-// the CLI runs in write mode in ACP mode to its initialize response, then in RPC mode, once per
-// API below, through start-up and the idle preload (the SDK, its HTTP client, a canned reply, a
-// bash spawn; nothing is sent over the network), and last once more with a tool loop prompt
-// against a loopback server (prime-server.mjs). Each run writes, as it exits, the code of the
-// chunks it loaded with every function that ran; the last runs are RPC's, whose start-up and first
-// prompt count most.
+// the CLI runs in write mode in ACP mode through initialize, a session and one tool loop prompt,
+// then in RPC mode, once per API below, through start-up and the idle preload (the SDK, its HTTP
+// client, a canned reply, a bash spawn), and last once more with a tool loop prompt. The prompts
+// go to a loopback server (prime-server.mjs); nothing leaves the machine. Each run starts from the
+// caches the runs before it wrote and writes, as it exits, the code of the chunks it loaded with
+// every function that ran or came from those caches.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

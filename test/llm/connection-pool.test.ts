@@ -49,7 +49,7 @@ describe("a connection opened ahead", () => {
 		const server = await startServer();
 		await preconnect(`${server.origin}/v1`);
 		expect(heldConnections()).toBe(1);
-		await until(() => server.connections === 1, "the server to accept it");
+		await server.connected(1);
 		expect(server.requests).toEqual([]);
 
 		expect(await ask(server)).toContain("message_stop");
@@ -81,7 +81,7 @@ describe("a connection opened ahead", () => {
 	it("is dropped when the server closes it, and the request connects anew", async () => {
 		const server = await startServer();
 		await preconnect(server.origin);
-		await until(() => server.connections === 1, "the server to accept it");
+		await server.connected(1);
 		server.dropConnections();
 		await until(() => heldConnections() === 0, "the closed connection to be dropped");
 

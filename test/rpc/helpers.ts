@@ -258,3 +258,26 @@ export function waitForStderr(agent: RpcAgent, text: string, timeout = 10_000): 
 export function uniqueToken(prefix: string): string {
 	return `${prefix}${process.pid}${Math.floor(Math.random() * 1e9)}`;
 }
+
+/** Resolves once the agent's stderr contains `text`. */
+export function stderrShows(agent: RpcAgent, text: string, timeoutMs = 20_000): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const check = () => {
+			if (!agent.stderr.includes(text)) return;
+			done();
+			resolve();
+		};
+		const timer = setTimeout(() => {
+			done();
+			reject(new Error(`stderr never showed ${JSON.stringify(text)}: ${agent.stderr.slice(-1000)}`));
+		}, timeoutMs);
+		const done = () => {
+			clearTimeout(timer);
+			agent.child.stderr.off("data", onData);
+		};
+		// The agent's own listener appends to `stderr` first (it was added first).
+		const onData = () => check();
+		agent.child.stderr.on("data", onData);
+		check();
+	});
+}

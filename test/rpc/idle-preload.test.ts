@@ -1,35 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
-import type { RpcAgent } from "../support/rpc-process.js";
-import { startAgent, useRpcHarness } from "./helpers.js";
+import { startAgent, stderrShows, useRpcHarness } from "./helpers.js";
 
 const harness = useRpcHarness();
 
 /** With ATOMIC_DEBUG_IDLE=1 the agent reports each preload step on stderr. */
 const DEBUG = { ATOMIC_DEBUG_IDLE: "1" };
-
-/** Resolves once the agent's stderr contains `text`. */
-function stderrShows(agent: RpcAgent, text: string, timeoutMs = 20_000): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const check = () => {
-			if (!agent.stderr.includes(text)) return;
-			done();
-			resolve();
-		};
-		const timer = setTimeout(() => {
-			done();
-			reject(new Error(`stderr never showed ${JSON.stringify(text)}: ${agent.stderr.slice(-1000)}`));
-		}, timeoutMs);
-		const done = () => {
-			clearTimeout(timer);
-			agent.child.stderr.off("data", onData);
-		};
-		// The agent's own listener appends to `stderr` first (it was added first).
-		const onData = () => check();
-		agent.child.stderr.on("data", onData);
-		check();
-	});
-}
 
 function enqueueToolLoop(): void {
 	harness.server.enqueue(toolReply("bash", { command: "echo hi" }), textReply("done"));

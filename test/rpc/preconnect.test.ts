@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type LlmServer, textReply, toolReply } from "../support/llm-server.js";
 import { useLlmServers } from "../support/llm-servers.js";
 import { type RpcAgent, testProviders } from "../support/rpc-process.js";
-import { startAgent, stopAgents } from "./helpers.js";
+import { startAgent, stderrShows, stopAgents } from "./helpers.js";
 
 const CERT = fileURLToPath(new URL("../support/tls/cert.pem", import.meta.url));
 const KEY = fileURLToPath(new URL("../support/tls/key.pem", import.meta.url));
@@ -14,13 +14,6 @@ const LAST_STEP = "preload: command-validator loaded";
 const startServer = useLlmServers();
 // Registered after the servers' cleanup, so it runs first: the agents stop before their server closes.
 afterEach(stopAgents);
-
-async function until(condition: () => boolean, what: string, agent: RpcAgent): Promise<void> {
-	for (let waited = 0; !condition(); waited += 10) {
-		if (waited > 20_000) throw new Error(`timed out waiting for ${what}; stderr: ${agent.stderr.slice(-800)}`);
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
 
 async function toolLoop(agent: RpcAgent, server: LlmServer): Promise<void> {
 	server.enqueue(toolReply("bash", { command: "echo hi" }), textReply("done"));
@@ -34,7 +27,7 @@ describe("the connection to the model's server, opened while idle", () => {
 		const server = await startServer();
 		const { agent } = await startAgent(server, { env: DEBUG });
 		await agent.ok({ type: "get_state" });
-		await until(() => agent.stderr.includes(LAST_STEP), "the preload", agent);
+		await stderrShows(agent, LAST_STEP);
 		expect(agent.stderr).toContain(`preload: connect:${server.origin} loaded`);
 		// Opened, and nothing sent on it.
 		expect(server.connections).toBe(1);
@@ -49,9 +42,9 @@ describe("the connection to the model's server, opened while idle", () => {
 		const server = await startServer({ tls: { key: readFileSync(KEY, "utf8"), cert: readFileSync(CERT, "utf8") } });
 		const { agent } = await startAgent(server, { env: { ...DEBUG, NODE_EXTRA_CA_CERTS: CERT } });
 		await agent.ok({ type: "get_state" });
-		await until(() => agent.stderr.includes(LAST_STEP), "the preload", agent);
+		await stderrShows(agent, LAST_STEP);
 		expect(agent.stderr).toContain(`preload: connect:${server.origin} loaded`);
-		await until(() => server.connections === 1, "the handshake", agent);
+		await server.connected(1);
 
 		await toolLoop(agent, server);
 		expect(server.requests.map((request) => request.connection)).toEqual([1, 1]);
@@ -68,9 +61,9 @@ describe("the connection to the model's server, opened while idle", () => {
 			args: ["--provider", "mock", "--model", "mock-model"],
 		});
 		await agent.ok({ type: "get_state" });
-		await until(() => agent.stderr.includes(LAST_STEP), "the preload", agent);
+		await stderrShows(agent, LAST_STEP);
 		expect(agent.stderr).toContain(`preload: connect:${origin} loaded`);
-		await until(() => server.connections === 1, "the handshake", agent);
+		await server.connected(1);
 
 		await toolLoop(agent, server);
 		expect(server.requests.map((request) => request.connection)).toEqual([1, 1]);
@@ -82,7 +75,7 @@ describe("the connection to the model's server, opened while idle", () => {
 		const server = await startServer();
 		const { agent } = await startAgent(server, { env: DEBUG, args: ["--offline"] });
 		await agent.ok({ type: "get_state" });
-		await until(() => agent.stderr.includes(LAST_STEP), "the preload", agent);
+		await stderrShows(agent, LAST_STEP);
 		expect(agent.stderr).not.toContain("preload: connect:");
 		expect(server.connections).toBe(0);
 
@@ -100,7 +93,7 @@ describe("the connection to the model's server, opened while idle", () => {
 		});
 		const state = (await agent.ok({ type: "get_state" })) as { model?: { provider: string; baseUrl: string } };
 		expect(state.model).toMatchObject({ provider: "anthropic", baseUrl: server.origin });
-		await until(() => agent.stderr.includes(LAST_STEP), "the preload", agent);
+		await stderrShows(agent, LAST_STEP);
 		expect(agent.stderr).toContain(`preload: connect:${server.origin} loaded`);
 		expect(server.connections).toBe(0);
 	});

@@ -114,6 +114,7 @@ export class LlmServer {
 	/** The number of each connection, by the socket its requests arrive on. */
 	private readonly numbers = new WeakMap<Socket, number>();
 	private accepted = 0;
+	private readonly connectionWaiters = new Set<() => void>();
 	private toolCallCounter = 0;
 
 	private constructor(
@@ -130,6 +131,7 @@ export class LlmServer {
 		const numberIt = (socket: Socket) => {
 			instance.accepted += 1;
 			instance.numbers.set(socket, instance.accepted);
+			for (const wake of [...instance.connectionWaiters]) wake();
 		};
 		server.on("connection", (socket: Socket) => {
 			if (!options.tls) numberIt(socket);
@@ -154,6 +156,19 @@ export class LlmServer {
 	/** How many connections the server has accepted (over TLS: completed the handshake of). */
 	get connections(): number {
 		return this.accepted;
+	}
+
+	/** Resolves once the server has accepted `count` connections (over TLS: completed their handshakes). */
+	connected(count: number): Promise<void> {
+		return new Promise((resolve) => {
+			const wake = () => {
+				if (this.accepted < count) return;
+				this.connectionWaiters.delete(wake);
+				resolve();
+			};
+			this.connectionWaiters.add(wake);
+			wake();
+		});
 	}
 
 	/** The baseUrl a model of this api uses to reach the server (what models.json would hold). */
