@@ -103,7 +103,8 @@ const result = await build({
 			],
 		},
 		sourcemap: true,
-		comments: { legal: false },
+		comments: false,
+		charset: "ascii",
 	},
 });
 chmodSync("dist/cli.js", 0o755);

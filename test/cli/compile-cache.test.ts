@@ -1,5 +1,16 @@
+import { isAscii } from "node:buffer";
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	cpSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -200,6 +211,29 @@ describe("the code cache of the CLI's chunks", () => {
 		expect(chunks.map(({ rejected }) => rejected)).toEqual([false, false]);
 		// Without the build's ACP prompt run, the ACP chunk's cache grew by 18% here.
 		for (const chunk of chunks) expect(chunk.atExit).toBeLessThan(chunk.size * 1.03);
+	});
+
+	it("serves chunks the build wrote in ASCII, and decodes one edited to hold other text as UTF-8", async () => {
+		const chunks = join(DIST, "chunks");
+		const scripts = readdirSync(chunks)
+			.filter((name) => name.endsWith(".js"))
+			.map((name) => join(chunks, name));
+		for (const file of [CLI, ...scripts])
+			expect({ file, ascii: isAscii(readFileSync(file)) }).toEqual({ file, ascii: true });
+		// An edited start-up chunk whose cache is taken for current: V8 rejects the cache (the source
+		// changed) and compiles the text the loader read, which must be the UTF-8 it holds.
+		const dist = distCopy();
+		const cache = startupCache(dist);
+		const chunk = join(dist, "chunks", basename(cache, ".bin"));
+		appendFileSync(chunk, '\nprocess.stdout.write(JSON.stringify({ type: "probe", text: "café → ✓" }) + "\\n");\n');
+		const later = new Date(statSync(chunk).mtimeMs + 60_000);
+		utimesSync(cache, later, later);
+		const { stdout, compiled } = await runCli(join(dist, "cli.js"), [
+			{ line: '{"id":"s","type":"get_state"}\n', until: '"id":"s"' },
+		]);
+		expect(compiled.filter(isStartupChunk).map(({ rejected }) => rejected)).toEqual([true]);
+		expect(stdout).toContain('{"type":"probe","text":"café → ✓"}');
+		expect(stdout).toContain('"success":true');
 	});
 
 	it("is not needed: without cache files the chunks load as usual", async () => {
