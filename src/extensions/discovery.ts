@@ -1,5 +1,4 @@
-import type { Stats } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, type Stats, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { expandHome } from "../llm/config-paths.js";
 import { type SourceInfo, sourceInfoFor } from "../resources/source-info.js";
@@ -23,9 +22,14 @@ export interface FoundExtensions {
 
 const MODULE_FILE = /\.(ts|js)$/;
 
-async function statOrUndefined(path: string): Promise<Stats | undefined> {
+/**
+ * Discovery reads synchronously, as the discovery of skills and prompt templates does: a stat or
+ * two when there are no extensions, done before the session answers its first command. (Through
+ * node:fs/promises it loaded that module and started libuv's thread pool at start-up.)
+ */
+function statOrUndefined(path: string): Stats | undefined {
 	try {
-		return await stat(path);
+		return statSync(path);
 	} catch (error) {
 		if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR"))
 			return undefined;
@@ -34,25 +38,27 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
 }
 
 /** `index.ts`, else `index.js`, of a directory. */
-async function directoryEntry(dir: string): Promise<string | undefined> {
+function directoryEntry(dir: string): string | undefined {
 	for (const name of ["index.ts", "index.js"]) {
 		const candidate = join(dir, name);
-		if ((await statOrUndefined(candidate))?.isFile()) return candidate;
+		if (statOrUndefined(candidate)?.isFile()) return candidate;
 	}
 	return undefined;
 }
 
 /** `*.ts`, `*.js`, `*\/index.ts`, `*\/index.js` of one directory, sorted by name; none when it is missing. */
-async function extensionsIn(dir: string): Promise<string[]> {
-	if (!(await statOrUndefined(dir))?.isDirectory()) return [];
-	const names = (await readdir(dir)).filter((name) => !name.startsWith(".")).sort();
+function extensionsIn(dir: string): string[] {
+	if (!statOrUndefined(dir)?.isDirectory()) return [];
+	const names = readdirSync(dir)
+		.filter((name) => !name.startsWith("."))
+		.sort();
 	const found: string[] = [];
 	for (const name of names) {
 		const path = join(dir, name);
-		const info = await statOrUndefined(path);
+		const info = statOrUndefined(path);
 		if (info?.isFile() && MODULE_FILE.test(name) && !name.endsWith(".d.ts")) found.push(path);
 		else if (info?.isDirectory()) {
-			const entry = await directoryEntry(path);
+			const entry = directoryEntry(path);
 			if (entry) found.push(entry);
 		}
 	}
@@ -60,17 +66,17 @@ async function extensionsIn(dir: string): Promise<string[]> {
 }
 
 /** Finds the extension files to load. Throws only when a directory cannot be read. */
-export async function findExtensions(search: ExtensionSearch): Promise<FoundExtensions> {
+export function findExtensions(search: ExtensionSearch): FoundExtensions {
 	const candidates: string[] = [];
 	const errors: ExtensionError[] = [];
 	if (search.discover) {
-		candidates.push(...(await extensionsIn(join(search.agentDir, "extensions"))));
-		candidates.push(...(await extensionsIn(join(search.cwd, ".atomic", "extensions"))));
+		candidates.push(...extensionsIn(join(search.agentDir, "extensions")));
+		candidates.push(...extensionsIn(join(search.cwd, ".atomic", "extensions")));
 	}
 	for (const given of search.paths) {
 		const path = resolve(search.cwd, expandHome(given));
-		const info = await statOrUndefined(path);
-		const entry = info?.isDirectory() ? await directoryEntry(path) : info?.isFile() ? path : undefined;
+		const info = statOrUndefined(path);
+		const entry = info?.isDirectory() ? directoryEntry(path) : info?.isFile() ? path : undefined;
 		if (entry) candidates.push(entry);
 		else {
 			const reason = info?.isDirectory() ? "has no index.ts or index.js" : "does not exist";

@@ -46,7 +46,7 @@ export async function loadExtensions(options: LoadExtensionsOptions): Promise<Ex
 			? { host: options.host, onError: options.onError }
 			: { host: options.host, ui: options.ui, onError: options.onError },
 	);
-	const found = await findExtensions({
+	const found = findExtensions({
 		cwd: options.cwd,
 		agentDir: options.agentDir,
 		discover: options.discover ?? true,

@@ -1,9 +1,10 @@
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { Value } from "typebox/value";
 import { interpolate } from "../llm/credentials.js";
+import { fsPromises } from "../platform/lazy-builtins.js";
 import { ConfigFileSchema, RemoteEntrySchema, SERVER_NAME, StdioEntrySchema } from "./config-schema.js";
 import { schemaProblem } from "./schema-problem.js";
 import type { McpServerConfig, McpSource } from "./types.js";
@@ -28,9 +29,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * a FIFO or a device in its place is refused instead of hanging; only a regular file is read.
  */
 async function readText(path: string): Promise<string | undefined> {
-	let handle: Awaited<ReturnType<typeof open>>;
+	let handle: FileHandle;
 	try {
-		handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+		handle = await fsPromises().open(path, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch (error) {
 		if (error instanceof Error && "code" in error && error.code === "ENOENT") return undefined;
 		throw error;

@@ -1,8 +1,8 @@
 import { mkdirSync, type Stats, statSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { errorCode, errorMessage } from "./errors.js";
 import { describeFileKind } from "./file-kind.js";
+import { fsPromises } from "./lazy-builtins.js";
 
 export interface EnsureDirectoryOptions {
 	/** Mode of the directories created (default 0o777, less the umask). */
@@ -59,20 +59,30 @@ export async function ensureDirectory(path: string, options: EnsureDirectoryOpti
 	const target = resolve(path);
 	const missing: string[] = [];
 	for (let current = target; ; ) {
-		const stats = await stat(current).catch((error: unknown) => {
-			if (isAbsent(error)) return undefined;
-			throw creationFailed(target, error);
-		});
+		const stats = await fsPromises()
+			.stat(current)
+			.catch((error: unknown) => {
+				if (isAbsent(error)) return undefined;
+				throw creationFailed(target, error);
+			});
 		const parent = climb(target, current, stats, missing);
 		if (parent === undefined) break;
 		current = parent;
 	}
 	for (const level of missing.reverse()) {
 		try {
-			await mkdir(level, { mode: options.mode });
+			await fsPromises().mkdir(level, { mode: options.mode });
 		} catch (error) {
 			// Created meanwhile by someone else: fine when it is a directory.
-			if (errorCode(error) === "EEXIST" && (await stat(level).catch(() => undefined))?.isDirectory()) continue;
+			if (
+				errorCode(error) === "EEXIST" &&
+				(
+					await fsPromises()
+						.stat(level)
+						.catch(() => undefined)
+				)?.isDirectory()
+			)
+				continue;
 			throw creationFailed(level, error);
 		}
 	}

@@ -1,3 +1,4 @@
+import { promises } from "node:fs";
 import { createRequire } from "node:module";
 
 /**
@@ -31,3 +32,12 @@ export const httpModule = onFirstUse<typeof import("node:http")>("node:http");
 
 /** node:crypto: random ids read /dev/urandom where it exists (src/platform/random.ts); hashes and fallbacks load it. */
 export const cryptoModule = onFirstUse<typeof import("node:crypto")>("node:crypto");
+
+/**
+ * node:fs/promises, which loads readline, the file watchers and directory handles with it: start-up
+ * reads its files synchronously and none of that runs before the first response. node:fs's
+ * `promises` getter loads it on first access.
+ */
+export function fsPromises(): typeof promises {
+	return promises;
+}

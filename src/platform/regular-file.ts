@@ -9,9 +9,10 @@ import {
 	unlinkSync,
 	writeSync,
 } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { errorCode } from "./errors.js";
 import { describeFileKind, FileTooLargeError, NotARegularFileError } from "./file-kind.js";
+import { fsPromises } from "./lazy-builtins.js";
 
 /** The most read of a configuration or resource file (settings, models.json, AGENTS.md, skills...). */
 export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
@@ -59,15 +60,17 @@ function translateOpenError(error: unknown, displayPath: string): unknown {
  * Errors of the open itself (ENOENT, EACCES...) are thrown as they are.
  */
 export async function openRegularFile(path: string, mode: OpenMode, displayPath = path): Promise<FileHandle> {
-	const before = await stat(path).catch((error: unknown) => {
-		// A missing file is the open's to report (or to create).
-		if (errorCode(error) === "ENOENT") return undefined;
-		throw error;
-	});
+	const before = await fsPromises()
+		.stat(path)
+		.catch((error: unknown) => {
+			// A missing file is the open's to report (or to create).
+			if (errorCode(error) === "ENOENT") return undefined;
+			throw error;
+		});
 	if (before) refuseUnlessRegular(before, displayPath);
 	let handle: FileHandle;
 	try {
-		handle = await open(path, flagsFor(mode), 0o666);
+		handle = await fsPromises().open(path, flagsFor(mode), 0o666);
 	} catch (error) {
 		throw translateOpenError(error, displayPath);
 	}

@@ -16,8 +16,16 @@ const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F]/g;
 const DASHES = /[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]/g;
 /** NBSP, the U+2000 block of spaces, narrow NBSP, medium mathematical space, ideographic space. */
 const SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
-/** A character with its combining marks, so NFKC composes within one unit that maps back as a whole. */
-const SEGMENT = /\P{M}\p{M}*|\p{M}+/gu;
+/**
+ * A character with its combining marks, so NFKC composes within one unit that maps back as a whole.
+ * Made on first use: V8 builds a Unicode property class when the literal is first evaluated, which
+ * cost start-up a fraction of a millisecond.
+ */
+let segment: RegExp | undefined;
+function segmentPattern(): RegExp {
+	segment ??= /\P{M}\p{M}*|\p{M}+/gu;
+	return segment;
+}
 const WHITESPACE = /\s/;
 
 function normalizeSegment(segment: string): string {
@@ -44,7 +52,7 @@ export function buildNormalizedView(original: string): NormalizedView {
 	let lineStart = 0;
 	lines.forEach((line, lineIndex) => {
 		const lineOutputStart = characters.length;
-		for (const match of line.matchAll(SEGMENT)) {
+		for (const match of line.matchAll(segmentPattern())) {
 			const start = lineStart + match.index;
 			const end = start + match[0].length;
 			const normalized = normalizeSegment(match[0]);

@@ -1,8 +1,8 @@
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { stat } from "node:fs/promises";
 import { errorCode, errorMessage } from "../platform/errors.js";
 import { NotARegularFileError } from "../platform/file-kind.js";
+import { fsPromises } from "../platform/lazy-builtins.js";
 import { type OpenMode, openRegularFile } from "../platform/regular-file.js";
 
 export { errorCode, errorMessage };
@@ -13,7 +13,7 @@ export { errorCode, errorMessage };
  */
 export async function statExisting(absolutePath: string, displayPath: string): Promise<Stats> {
 	try {
-		return await stat(absolutePath);
+		return await fsPromises().stat(absolutePath);
 	} catch (error) {
 		const code = errorCode(error);
 		if (code === "ENOENT" || code === "ENOTDIR") {

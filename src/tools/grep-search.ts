@@ -1,7 +1,11 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { DEFAULT_MAX_BYTES, truncateLine } from "./truncate.js";
+
+/** Lets other callbacks run (not node:timers/promises, which start-up would load with this module). */
+function yieldToEventLoop(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Files larger than this are not searched. */
 export const MAX_SEARCH_FILE_BYTES = 10 * 1024 * 1024;

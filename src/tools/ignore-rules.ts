@@ -1,6 +1,6 @@
-import { access } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { Ignore } from "ignore";
+import { fsPromises } from "../platform/lazy-builtins.js";
 import { readOptionalTextFile } from "../platform/regular-file.js";
 import { isFileSystemError } from "./search-support.js";
 
@@ -93,10 +93,12 @@ async function findRepositoryTop(start: string): Promise<string | undefined> {
 }
 
 async function exists(path: string): Promise<boolean> {
-	return access(path).then(
-		() => true,
-		() => false,
-	);
+	return fsPromises()
+		.access(path)
+		.then(
+			() => true,
+			() => false,
+		);
 }
 
 /** The rules of the named ignore files in `directory`, or undefined when none could be read. */

@@ -1,9 +1,9 @@
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
+import { fsPromises } from "../platform/lazy-builtins.js";
 import { resolveToolPath } from "./paths.js";
 import { isFileSystemError, statToolPath, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
@@ -46,7 +46,7 @@ async function runLs(cwd: string, args: LsToolInput, signal: AbortSignal): Promi
 	const limit = wholeNumber(args.limit, DEFAULT_LIMIT, 1);
 	const directory = resolveToolPath(args.path ?? ".", cwd);
 	if (!(await statToolPath(directory)).isDirectory()) throw new Error(`Not a directory: ${directory}`);
-	const entries = await readdir(directory, { withFileTypes: true });
+	const entries = await fsPromises().readdir(directory, { withFileTypes: true });
 	entries.sort((left, right) => compareNames(left.name, right.name));
 
 	const shown: string[] = [];
@@ -74,9 +74,11 @@ async function runLs(cwd: string, args: LsToolInput, signal: AbortSignal): Promi
 async function isDirectoryEntry(entry: Dirent, path: string): Promise<boolean> {
 	if (entry.isDirectory()) return true;
 	if (!entry.isSymbolicLink()) return false;
-	const target = await stat(path).catch((error: unknown) => {
-		if (isFileSystemError(error)) return undefined;
-		throw error;
-	});
+	const target = await fsPromises()
+		.stat(path)
+		.catch((error: unknown) => {
+			if (isFileSystemError(error)) return undefined;
+			throw error;
+		});
 	return target?.isDirectory() === true;
 }

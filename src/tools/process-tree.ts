@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
-import { childProcessModule } from "../platform/lazy-builtins.js";
+import { childProcessModule, fsPromises } from "../platform/lazy-builtins.js";
 import { randomHex } from "../platform/random.js";
 import { isFileSystemError } from "./search-support.js";
 
@@ -158,7 +157,7 @@ function procTable(): ProcessEntry[] {
 async function procTableAsync(): Promise<ProcessEntry[]> {
 	let names: string[];
 	try {
-		names = procPids(await readdir("/proc"));
+		names = procPids(await fsPromises().readdir("/proc"));
 	} catch (error) {
 		if (isFileSystemError(error)) return [];
 		throw error;
@@ -219,10 +218,12 @@ function readProcFile(path: string): string | undefined {
 }
 
 function readProcFileAsync(path: string): Promise<string | undefined> {
-	return readFile(path, "latin1").catch((error: unknown) => {
-		if (isFileSystemError(error)) return undefined;
-		throw error;
-	});
+	return fsPromises()
+		.readFile(path, "latin1")
+		.catch((error: unknown) => {
+			if (isFileSystemError(error)) return undefined;
+			throw error;
+		});
 }
 
 /** Parent pids from `ps` where there is no /proc (macOS, the BSDs); empty when ps fails. */

@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { fsPromises } from "../platform/lazy-builtins.js";
 
 /** True for errors raised by file system calls (they carry a string `code` such as "ENOENT"). */
 export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
@@ -9,7 +9,7 @@ export function isFileSystemError(error: unknown): error is NodeJS.ErrnoExceptio
 /** Stats a path a tool was given; a missing one fails with "Path not found: <path>". */
 export async function statToolPath(path: string): Promise<Stats> {
 	try {
-		return await stat(path);
+		return await fsPromises().stat(path);
 	} catch (error) {
 		if (isFileSystemError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) {
 			throw new Error(`Path not found: ${path}`, { cause: error });

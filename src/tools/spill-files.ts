@@ -1,7 +1,7 @@
 import { chmodSync, unlinkSync } from "node:fs";
-import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentMessage } from "../agent/messages.js";
+import { fsPromises } from "../platform/lazy-builtins.js";
 import { isFileSystemError } from "./search-support.js";
 
 /** All the full-output files of one process together stop growing at this size. */
@@ -138,26 +138,30 @@ function removeUnkeptSpillFiles(): void {
  */
 async function sweepStaleSpillFiles(directory: string): Promise<void> {
 	const now = Date.now();
-	for (const name of await readdir(directory)) {
+	for (const name of await fsPromises().readdir(directory)) {
 		const own = OWN_NAME.exec(name);
 		const legacy = !own && LEGACY_NAME.test(name);
 		if (!own && !legacy) continue;
 		const pid = own ? Number(own[1]) : undefined;
 		if (pid !== undefined && (pid === process.pid || processAlive(pid))) continue;
 		const path = join(directory, name);
-		const info = await stat(path).catch((error: unknown) => {
-			if (isFileSystemError(error)) return undefined;
-			throw error;
-		});
+		const info = await fsPromises()
+			.stat(path)
+			.catch((error: unknown) => {
+				if (isFileSystemError(error)) return undefined;
+				throw error;
+			});
 		if (!info) continue;
 		const age = now - info.mtimeMs;
 		const kept = (info.mode & 0o200) === 0;
 		const stale = legacy ? age > LEGACY_SPILL_MS : !kept || age > KEPT_SPILL_MS;
 		if (!stale) continue;
-		await unlink(path).catch((error: unknown) => {
-			// Removed meanwhile, or another user's file in a shared directory.
-			if (!isFileSystemError(error)) throw error;
-		});
+		await fsPromises()
+			.unlink(path)
+			.catch((error: unknown) => {
+				// Removed meanwhile, or another user's file in a shared directory.
+				if (!isFileSystemError(error)) throw error;
+			});
 	}
 }
 

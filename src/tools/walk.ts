@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { fsPromises } from "../platform/lazy-builtins.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { isFileSystemError } from "./search-support.js";
 
@@ -80,7 +80,7 @@ async function openDirectory(
 ): Promise<Frame | undefined> {
 	let entries: Dirent[];
 	try {
-		entries = await readdir(absolutePath, { withFileTypes: true });
+		entries = await fsPromises().readdir(absolutePath, { withFileTypes: true });
 	} catch (error) {
 		if (isRoot || !isFileSystemError(error)) throw error;
 		// A directory that vanished or cannot be read is left out, as `find` and ripgrep do.
@@ -102,10 +102,12 @@ function entryKind(entry: Dirent): EntryKind {
 
 /** A symlink counts as a file when it points at one; links to directories are not followed. */
 async function linkKind(absolutePath: string): Promise<EntryKind> {
-	const target = await stat(absolutePath).catch((error: unknown) => {
-		// A broken or unreadable link has no target to search.
-		if (isFileSystemError(error)) return undefined;
-		throw error;
-	});
+	const target = await fsPromises()
+		.stat(absolutePath)
+		.catch((error: unknown) => {
+			// A broken or unreadable link has no target to search.
+			if (isFileSystemError(error)) return undefined;
+			throw error;
+		});
 	return target?.isFile() ? "file" : undefined;
 }

@@ -56,8 +56,17 @@ async function loadedBy(args: string[], input: string): Promise<{ urls: string[]
 	return { urls, sources };
 }
 
-/** Node modules that start-up does not need (src/platform/lazy-builtins.ts). */
-const LAZY_BUILTINS = ["node:child_process", "node:worker_threads", "node:crypto"];
+/**
+ * Node modules that start-up does not need (src/platform/lazy-builtins.ts): node:fs/promises also
+ * loads readline and the file watchers; start-up reads its files synchronously.
+ */
+const LAZY_BUILTINS = [
+	"node:child_process",
+	"node:worker_threads",
+	"node:crypto",
+	"node:fs/promises",
+	"node:timers/promises",
+];
 
 describe("start-up loads only what the mode needs", () => {
 	it("RPC mode answers get_state without loading a provider, ACP or MCP SDK", async () => {
@@ -71,7 +80,8 @@ describe("start-up loads only what the mode needs", () => {
 		for (const name of EXTERNAL_SDKS) expect(urls.filter((url) => url.includes(name))).toEqual([]);
 		for (const sdk of Object.values(BUNDLED_SDKS)) expect(sources).not.toContain(sdk);
 		// Nor TypeBox's validator (valid files and commands pass the quick check), nor Node's
-		// process and thread modules, which only a spawn or a search needs, nor node:crypto.
+		// process and thread modules, which only a spawn or a search needs, nor node:crypto, nor the
+		// promise APIs of the file system and timers.
 		expect(sources).not.toContain("node_modules/typebox/build/value/");
 		for (const builtin of LAZY_BUILTINS) expect(urls).not.toContain(builtin);
 	});
