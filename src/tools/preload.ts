@@ -11,7 +11,8 @@ export interface ToolPreload {
  * What the named tools load on the main thread on their first call. grep and find load their glob
  * and ignore libraries inside the search worker, which is started per search: nothing to do here.
  * bash runs `exit 0` once in `cwd` with the default shell, so that its first call finds Node's
- * process spawning code compiled and the shell in the page cache.
+ * process spawning code compiled, the shell in the page cache and a spare shell waiting for it
+ * (shell-spare.ts).
  */
 export function toolPreloads(names: readonly string[], cwd: string): ToolPreload[] {
 	const preloads: ToolPreload[] = [];

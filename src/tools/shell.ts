@@ -6,6 +6,7 @@ import { newShellTag, taggedEnvironment } from "./process-tree.js";
 import { scanOutputBytes } from "./shell-bytes.js";
 import { outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
 import { registerShell, shellExited, stopShellProcesses } from "./shell-processes.js";
+import { type SpareShell, scheduleSpare, takeSpare } from "./shell-spare.js";
 import { MAX_SPILL_BYTES, SpillFile } from "./shell-spill.js";
 import type { TruncationResult } from "./truncate.js";
 
@@ -79,6 +80,18 @@ function isDirectory(path: string): boolean {
  */
 function startFailure(cwd: string, error: Error): Error {
 	return isDirectory(cwd) ? error : new Error(`Working directory does not exist: ${cwd}`);
+}
+
+/** A shell of its own for `command`: `<shell> -c <command>`, tagged, in a process group of its own. */
+function startShell(spec: { shell: string; cwd: string; env: NodeJS.ProcessEnv }, command: string): SpareShell {
+	const tag = newShellTag();
+	const child = childProcessModule().spawn(spec.shell, ["-c", command], {
+		cwd: spec.cwd,
+		env: taggedEnvironment(spec.env, tag),
+		stdio: ["ignore", "pipe", "pipe"],
+		detached: true,
+	});
+	return { child, stdout: child.stdout, stderr: child.stderr, tag };
 }
 
 /**
@@ -157,26 +170,20 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		return Promise.resolve(finish({ cancelled: true, timedOut: false, code: null, signal: null }));
 	}
 	return new Promise<ShellRunResult>((resolve, reject) => {
-		const shell = options.shellPath ?? defaultShell();
-		const tag = newShellTag();
-		const start = () =>
-			childProcessModule().spawn(shell, ["-c", options.command], {
-				cwd: options.cwd,
-				env: taggedEnvironment(options.env ?? process.env, tag),
-				stdio: ["ignore", "pipe", "pipe"],
-				detached: true,
-			});
-		let child: ReturnType<typeof start>;
+		const spec = { shell: options.shellPath ?? defaultShell(), cwd: options.cwd, env: options.env ?? process.env };
+		const shell = spec.shell;
+		let started: SpareShell;
 		try {
-			child = start();
+			started = takeSpare(spec, options.command) ?? startShell(spec, options.command);
 		} catch (error) {
 			// Node throws for some failures of the child's set-up (a working directory that is a file).
 			reject(error instanceof Error ? startFailure(options.cwd, error) : error);
 			return;
 		}
+		const { child, stdout, stderr, tag } = started;
 		const groupId = child.pid;
 		// Without a pid the spawn failed, and "error" follows.
-		const started = groupId !== undefined;
+		const running = groupId !== undefined;
 		let cancelled = false;
 		let timedOut = false;
 		let stopping = false;
@@ -186,7 +193,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		let timeoutTimer: NodeJS.Timeout | undefined;
 		let graceTimer: NodeJS.Timeout | undefined;
 		if (groupId !== undefined) registerShell(tag, groupId);
-		const pipes = [child.stdout, child.stderr];
+		const pipes = [stdout, stderr];
 		/** How many onData promises are pending: reading is paused while any is. */
 		let waits = 0;
 		/** The grace the pipes have left: it runs only while they are read. */
@@ -240,8 +247,10 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			options.signal?.removeEventListener("abort", onAbort);
 			clearTimeout(timeoutTimer);
 			clearTimeout(graceTimer);
-			for (const stream of [child.stdout, child.stderr]) releaseStream(stream);
+			for (const stream of pipes) releaseStream(stream);
 			resolve(finish({ cancelled, timedOut, code: exit.code, signal: exit.signal }));
+			// The next command finds a shell waiting for it (shell-spare.ts).
+			scheduleSpare(spec);
 			// What the command left running in the background ends with the run that started it.
 			if (!stopping) options.signal?.addEventListener("abort", () => stopShellProcesses(tag), { once: true });
 		};
@@ -258,7 +267,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 
 		for (const channel of ["stdout", "stderr"] as const) {
 			const decoder = new ShellTextDecoder();
-			const stream = child[channel];
+			const stream = channel === "stdout" ? stdout : stderr;
 			stream.on("data", (chunk: Buffer) => {
 				if (done) return;
 				const scan = scanOutputBytes(chunk);
@@ -275,7 +284,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		}
 
 		child.once("error", (error) => {
-			if (started) return;
+			if (running) return;
 			options.signal?.removeEventListener("abort", onAbort);
 			clearTimeout(timeoutTimer);
 			reject(
@@ -283,7 +292,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			);
 		});
 		child.once("exit", (code, signal) => {
-			if (!started) return;
+			if (!running) return;
 			exit = { code, signal };
 			shellExited(tag);
 			if (openStreams === 0) complete();
