@@ -35,24 +35,28 @@ export const SPARE_DELAY_MS = 50;
  */
 const START_UP_VARIABLES = ["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS"];
 
-export interface SpareShell {
+/** A shell that runs a command: its process, output pipes and tag (process-tree.ts). */
+export interface StartedShell {
 	child: ChildProcess;
 	stdout: Readable;
 	stderr: Readable;
 	tag: string;
 }
 
-interface Spare extends SpareShell {
+/** What a command's shell is started with. */
+export interface ShellSpec {
+	shell: string;
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+}
+
+interface Spare extends StartedShell {
 	input: Writable;
 	/** shell, working directory (and its inode) and environment: what a command must share. */
 	key: string;
 	exited: boolean;
-}
-
-interface SpawnSpec {
-	shell: string;
-	cwd: string;
-	env: NodeJS.ProcessEnv;
+	/** Ends the spare when its process or pipe fails before it is taken. */
+	onError: () => void;
 }
 
 let spare: Spare | undefined;
@@ -60,12 +64,12 @@ let exitHookInstalled = false;
 const SPARE_WORK = "spare-shell";
 
 /** Whether commands with this spec may run in a spare: bash, and no start-up code of its own. */
-function eligible(spec: SpawnSpec): boolean {
+function eligible(spec: ShellSpec): boolean {
 	return spec.shell === "/bin/bash" && START_UP_VARIABLES.every((name) => spec.env[name] === undefined);
 }
 
 /** undefined when the working directory is gone: the command then starts (and fails) as before. */
-function keyOf(spec: SpawnSpec): string | undefined {
+function keyOf(spec: ShellSpec): string | undefined {
 	const stats = statSync(spec.cwd, { throwIfNoEntry: false });
 	if (!stats?.isDirectory()) return undefined;
 	return `${spec.shell}\0${spec.cwd}\0${stats.dev}:${stats.ino}\0${JSON.stringify(spec.env)}`;
@@ -77,7 +81,7 @@ function discard(shell: Spare): void {
 	shell.input.destroy();
 }
 
-function create(spec: SpawnSpec, key: string): void {
+function create(spec: ShellSpec, key: string): void {
 	const tag = newShellTag();
 	let child: ChildProcess;
 	try {
@@ -97,14 +101,14 @@ function create(spec: SpawnSpec, key: string): void {
 		child.kill("SIGKILL");
 		return;
 	}
-	const made: Spare = { child, stdout, stderr, input, tag, key, exited: false };
+	const made: Spare = { child, stdout, stderr, input, tag, key, exited: false, onError: () => discard(made) };
 	// Until it is taken, the spare keeps neither this process alive nor its errors unheard.
-	child.on("error", () => discard(made));
+	child.on("error", made.onError);
 	child.once("exit", () => {
 		made.exited = true;
 		if (spare === made) spare = undefined;
 	});
-	input.on("error", () => discard(made));
+	input.on("error", made.onError);
 	// What bash prints as it starts (a locale warning) waits in the pipes: it is the command's output.
 	child.unref();
 	for (const stream of [stdout, stderr, input]) unrefStream(stream);
@@ -117,6 +121,10 @@ function create(spec: SpawnSpec, key: string): void {
 	}
 }
 
+function ignoreError(): void {
+	// See takeSpare.
+}
+
 function unrefStream(stream: Readable | Writable): void {
 	if ("unref" in stream && typeof stream.unref === "function") stream.unref();
 }
@@ -126,7 +134,7 @@ function refStream(stream: Readable | Writable): void {
 }
 
 /** Makes a spare for commands of `spec` unless one is ready (the idle preload, and after a command). */
-export function prepareSpare(spec: SpawnSpec): void {
+export function prepareSpare(spec: ShellSpec): void {
 	if (!eligible(spec)) return;
 	const key = keyOf(spec);
 	if (key === undefined) return;
@@ -140,7 +148,7 @@ export function prepareSpare(spec: SpawnSpec): void {
  * when nothing else would run (a model request just sent), at most SPARE_DELAY_MS. A command that
  * starts first goes without.
  */
-export function scheduleSpare(spec: SpawnSpec): void {
+export function scheduleSpare(spec: ShellSpec): void {
 	if (!eligible(spec)) return;
 	duringNetworkWait(SPARE_WORK, () => prepareSpare(spec), SPARE_DELAY_MS);
 }
@@ -149,7 +157,7 @@ export function scheduleSpare(spec: SpawnSpec): void {
  * The spare, given `command` to run, when it was made for `spec`; undefined otherwise (the caller
  * starts a shell of its own). A spare made for other settings is ended.
  */
-export function takeSpare(spec: SpawnSpec, command: string): SpareShell | undefined {
+export function takeSpare(spec: ShellSpec, command: string): StartedShell | undefined {
 	cancelNetworkWait(SPARE_WORK);
 	const ready = spare;
 	if (!ready || ready.exited) return undefined;
@@ -159,6 +167,11 @@ export function takeSpare(spec: SpawnSpec, command: string): SpareShell | undefi
 		return undefined;
 	}
 	spare = undefined;
+	// From now on the command's run (shell.ts) answers for the process; a late error on the written
+	// pipe (the shell already gone) is the run's exit to report.
+	ready.child.off("error", ready.onError);
+	ready.input.off("error", ready.onError);
+	ready.input.on("error", ignoreError);
 	ready.child.ref();
 	for (const stream of [ready.stdout, ready.stderr]) refStream(stream);
 	ready.input.end(`${command}\0`);

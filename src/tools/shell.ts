@@ -6,7 +6,7 @@ import { newShellTag, taggedEnvironment } from "./process-tree.js";
 import { scanOutputBytes } from "./shell-bytes.js";
 import { outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
 import { registerShell, shellExited, stopShellProcesses } from "./shell-processes.js";
-import { type SpareShell, scheduleSpare, takeSpare } from "./shell-spare.js";
+import { type ShellSpec, type StartedShell, scheduleSpare, takeSpare } from "./shell-spare.js";
 import { MAX_SPILL_BYTES, SpillFile } from "./shell-spill.js";
 import type { TruncationResult } from "./truncate.js";
 
@@ -83,7 +83,7 @@ function startFailure(cwd: string, error: Error): Error {
 }
 
 /** A shell of its own for `command`: `<shell> -c <command>`, tagged, in a process group of its own. */
-function startShell(spec: { shell: string; cwd: string; env: NodeJS.ProcessEnv }, command: string): SpareShell {
+function startShell(spec: ShellSpec, command: string): StartedShell {
 	const tag = newShellTag();
 	const child = childProcessModule().spawn(spec.shell, ["-c", command], {
 		cwd: spec.cwd,
@@ -170,9 +170,13 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		return Promise.resolve(finish({ cancelled: true, timedOut: false, code: null, signal: null }));
 	}
 	return new Promise<ShellRunResult>((resolve, reject) => {
-		const spec = { shell: options.shellPath ?? defaultShell(), cwd: options.cwd, env: options.env ?? process.env };
+		const spec: ShellSpec = {
+			shell: options.shellPath ?? defaultShell(),
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+		};
 		const shell = spec.shell;
-		let started: SpareShell;
+		let started: StartedShell;
 		try {
 			started = takeSpare(spec, options.command) ?? startShell(spec, options.command);
 		} catch (error) {
