@@ -6,6 +6,7 @@ import {
 	preloadProvider,
 	warmUpProvider,
 } from "../llm/registry.js";
+import { compileBaselineFromNowOn } from "../platform/baseline-tier.js";
 import { toolPreloads } from "../tools/preload.js";
 import type { AgentSession } from "./agent-session.js";
 
@@ -23,14 +24,14 @@ function offline(): boolean {
 }
 
 /**
- * What the first prompt of `session` would load on first use, in the order a tool loop needs it:
- * the provider module and SDK for the model's api, the connection to the model's server (unless
+ * What the first prompt of `session` would load on first use, in the order a tool loop needs it,
+ * after turning on baseline compilation for the code that runs from then on (baseline-tier.ts): the provider module and SDK for the model's api, the connection to the model's server (unless
  * offline), Node's HTTP client, one canned request through the SDK (no network), the
  * tool-argument validator (when tools are offered), then the libraries of the offered tools. Read
  * when called: a model or tool change later is picked up by the next call.
  */
 export function preloadSteps(session: AgentSession): PreloadStep[] {
-	const steps: PreloadStep[] = [];
+	const steps: PreloadStep[] = [{ name: "jit:baseline", run: () => void compileBaselineFromNowOn() }];
 	const model = session.model;
 	const api = model?.api;
 	if (api) steps.push({ name: `provider:${api}`, run: () => preloadProvider(api) });

@@ -18,6 +18,7 @@ describe("loading ahead while idle", () => {
 		await stderrShows(agent, "preload: command-validator loaded");
 		const lines = agent.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(lines.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
+			"preload: jit:baseline loaded",
 			"preload: provider:anthropic-messages loaded",
 			`preload: connect:${harness.server.origin} loaded`,
 			"preload: http-client loaded",

@@ -141,10 +141,11 @@ describe("IdlePreload", () => {
 });
 
 describe("preloadSteps", () => {
-	it("covers the model's provider SDK and a canned request through it, the HTTP client, the validator, a bash spawn and the edit tool's diff", async () => {
+	it("turns on baseline compilation, covers the model's provider SDK and a canned request through it, the HTTP client, the validator, a bash spawn and the edit tool's diff", async () => {
 		const { session } = startSession();
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
+			"jit:baseline",
 			"provider:anthropic-messages",
 			"connect:http://127.0.0.1:9",
 			"http-client",
@@ -173,6 +174,7 @@ describe("preloadSteps", () => {
 	it("offers no tool validator or diff when no tool is enabled", () => {
 		const { session } = startSession({ create: { tools: [] } });
 		expect(preloadSteps(session).map((step) => step.name)).toEqual([
+			"jit:baseline",
 			"provider:anthropic-messages",
 			"connect:http://127.0.0.1:9",
 			"http-client",
@@ -185,6 +187,7 @@ describe("preloadSteps", () => {
 		try {
 			const { session } = startSession({ create: { tools: [] } });
 			expect(preloadSteps(session).map((step) => step.name)).toEqual([
+				"jit:baseline",
 				"provider:anthropic-messages",
 				"http-client",
 				"warm-up:anthropic-messages",
