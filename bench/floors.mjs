@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { mockDeltaRate } from "./mock.mjs";
 import { statusKb } from "./proc-stats.mjs";
 import { median } from "./report.mjs";
+import { settle } from "./settle.mjs";
 
 /** One streamed Anthropic reply over node:http (keep-alive), read to its end; resolves with the body text. */
 function postMessages(baseUrl, body, agent) {
@@ -100,10 +101,24 @@ async function bareToolLoopMs(baseUrl, agent) {
 	return performance.now() - startedAt;
 }
 
-async function repeat(runs, warmups, measure) {
+/** One 20-token reply from the mock to a bare node:http client, request to end of stream. */
+async function mockRoundTripMs({ baseUrl, httpAgent }) {
+	const startedAt = performance.now();
+	await postMessages(baseUrl, { messages: [{ role: "user", content: "baseline [[tokens=20]]" }] }, httpAgent);
+	return performance.now() - startedAt;
+}
+
+/**
+ * `runs` timed runs after `warmups` untimed ones, each from the same quiet as an agent's run
+ * (settle.mjs; back to back, the machine is faster), or back to back with `{ settled: false }`.
+ */
+async function repeat(runs, warmups, measure, { settled = true } = {}) {
 	for (let run = 0; run < warmups; run++) await measure();
 	const values = [];
-	for (let run = 0; run < runs; run++) values.push(await measure());
+	for (let run = 0; run < runs; run++) {
+		if (settled) await settle();
+		values.push(await measure());
+	}
 	return { median: median(values), runs: values };
 }
 
@@ -154,15 +169,12 @@ export const floors = {
 	mockRoundTrip: {
 		label: "mock alone, 20-token reply round trip (bare node:http client)",
 		unit: "ms",
-		measure: (context, runs) => {
-			const agent = context.httpAgent;
-			const user = { role: "user", content: "baseline [[tokens=20]]" };
-			return repeat(Math.max(runs, 9), 3, async () => {
-				const startedAt = performance.now();
-				await postMessages(context.baseUrl, { messages: [user] }, agent);
-				return performance.now() - startedAt;
-			});
-		},
+		measure: (context, runs) => repeat(Math.max(runs, 9), 3, () => mockRoundTripMs(context)),
+	},
+	mockRoundTripBackToBack: {
+		label: "the same, back to back (no pause before each run)",
+		unit: "ms",
+		measure: (context, runs) => repeat(Math.max(runs, 9), 3, () => mockRoundTripMs(context), { settled: false }),
 	},
 	mockDeltaRate: {
 		label: "mock alone, text deltas per second (2000-token reply)",

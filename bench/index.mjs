@@ -12,8 +12,6 @@ import { Agent as HttpAgent } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { Agent } from "./agent.mjs";
 import bigPrompt from "./figures/big-prompt.mjs";
 import coldStart from "./figures/cold-start.mjs";
@@ -33,6 +31,7 @@ import { floors, measureFloors } from "./floors.mjs";
 import { startMock } from "./mock.mjs";
 import { agentIds, resolveAgents } from "./peers.mjs";
 import { formatValue, renderTable, summarise, writeResults } from "./report.mjs";
+import { settle } from "./settle.mjs";
 
 const allFigures = [
 	coldStart,
@@ -103,10 +102,6 @@ function describeRun(figure, result) {
 	return figure.rows.map((row) => `${row.key}=${formatValue(result[row.key], row.unit)}`).join(" ");
 }
 
-setFlagsFromString("--expose-gc");
-/** A full collection of the bench's own heap (the records of the last run, a peer's echoes of a big prompt). */
-const collectGarbage = runInNewContext("gc");
-
 /**
  * Runs one figure for every agent. Runs are interleaved (run 1 of each agent, then run 2, …) so that
  * drifting background load spreads over all agents instead of landing on one.
@@ -132,8 +127,9 @@ async function runFigure(figure, specs, context, defaultRuns) {
 	try {
 		for (let run = 1; run <= runs; run++) {
 			const measureOne = async (spec) => {
-				// Before each run, so that a pause of the bench's collector does not fall inside one.
-				if (!figure.parallel) collectGarbage();
+				// Before each run: the collector's pause stays out of it, and each starts from the same
+				// quiet as the floors' runs (settle.mjs).
+				if (!figure.parallel) await settle();
 				try {
 					const result = await figure.measure(spec, context, states.get(spec.id));
 					outcomes[spec.id].runs.push(result);

@@ -147,7 +147,7 @@ export function renderTable(rows, specs) {
 	}
 	output.push("* us/peer = Atomic's median ÷ the peer's: below 1× is better, except for events per second.");
 	output.push(
-		"* floor: what the same work costs without an agent (listed below), or one taken in the figure's own runs: `node -e 0` timed just before each cold start, Atomic's own idle RSS for ratios to idle.",
+		"* floor: what the same work costs without an agent (listed below), or one taken in the figure's own runs: `node -e 0` timed just before each cold start, Atomic's own idle RSS for ratios to idle. Every timed run, an agent's or a floor's, starts after a collection of the bench's heap and 20 ms of quiet (bench/settle.mjs).",
 	);
 	for (const [where, reason] of reasons) output.push(`* n/a (${where}): ${reason}`);
 	return output.join("\n");

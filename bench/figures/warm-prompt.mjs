@@ -1,4 +1,6 @@
-// A 20-token prompt on a warm agent: prompt sent → agent_end. Floor: the mock's own round trip.
+// A 20-token prompt on a warm agent: prompt sent → agent_end, once after the run's pause (as every
+// run starts, bench/settle.mjs) and once more right after it. Floors: the mock's own round trip,
+// measured the same two ways.
 import { warmFigure } from "./warm.mjs";
 
 const message = "warm [[tokens=20]]";
@@ -13,10 +15,18 @@ export default warmFigure({
 			floor: "mockRoundTrip",
 			goal: { floorTimes: 3 },
 		},
+		{
+			key: "backToBackPromptMs",
+			label: "the same, sent as soon as that prompt is over (no pause)",
+			unit: "ms",
+			floor: "mockRoundTripBackToBack",
+			goal: { floorTimes: 3 },
+		},
 	],
 	warmups: [message, message, message],
 	async measure(agent) {
-		const { sentAt, end } = await agent.prompt(message);
-		return { warmPromptMs: end.time - sentAt };
+		const first = await agent.prompt(message);
+		const next = await agent.prompt(message);
+		return { warmPromptMs: first.end.time - first.sentAt, backToBackPromptMs: next.end.time - next.sentAt };
 	},
 });
