@@ -1,10 +1,17 @@
 /**
  * Work best done while this process waits for a server's reply: a request has just been written
  * and the event loop would otherwise sit idle until the answer (a model takes hundreds of
- * milliseconds to its first token). Work queued here runs then, once, on setImmediate after the
+ * milliseconds to its first token). Work queued here runs then, once, WAIT_GRACE_MS after the
  * next request is sent; with no request within `fallbackMs` it runs anyway. Queued again under
  * the same key, work replaces what was queued.
  */
+
+/**
+ * How long after a request its queued work waits. Not at once: a server on the same machine can
+ * answer within a millisecond or two, and work that blocks the event loop for a few (a spawn from
+ * a large process) would hold its reply back; a model's first token takes far longer than this.
+ */
+export const WAIT_GRACE_MS = 10;
 interface Queued {
 	run: () => void;
 	timer: NodeJS.Timeout;
@@ -36,8 +43,7 @@ export function networkWaitBegan(): void {
 	const due = [...queued.values()];
 	queued.clear();
 	for (const entry of due) clearTimeout(entry.timer);
-	// After the I/O already due, so the request's own bytes go out first.
-	setImmediate(() => {
+	setTimeout(() => {
 		for (const entry of due) entry.run();
-	});
+	}, WAIT_GRACE_MS).unref();
 }

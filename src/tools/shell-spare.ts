@@ -145,7 +145,7 @@ export function prepareSpare(spec: ShellSpec): void {
 
 /**
  * Makes a spare after a command ended: the fork blocks the event loop, so it waits for a moment
- * when nothing else would run (a model request just sent), at most SPARE_DELAY_MS. A command that
+ * when nothing else would run (a model request's reply is awaited: network-wait.ts), at most SPARE_DELAY_MS. A command that
  * starts first goes without.
  */
 export function scheduleSpare(spec: ShellSpec): void {
