@@ -14,7 +14,19 @@ export interface ProviderModule {
 	streamReply(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
 	/** Runs the SDK's request path once without the network (optional; see preloadProvider). */
 	warmUp?(): Promise<void>;
+	/**
+	 * streamReply's code against a canned reply, without the network (optional; the idle
+	 * preload's rehearsal, runtime/rehearsal.ts): a text and a call to the tool `warm` with no
+	 * required arguments, or, when the context ends with a tool result, only a text.
+	 */
+	rehearseReply?(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
 }
+
+type ReplyFunction = (
+	provider: ProviderModule,
+) =>
+	| ((model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder) => Promise<void>)
+	| undefined;
 
 export type ProviderLoader = () => Promise<ProviderModule>;
 
@@ -123,11 +135,37 @@ export const ABORTED_MESSAGE = "Request was aborted";
  */
 export function streamModel(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
 	const out = new AssistantStreamBuilder(model);
-	void run(model, context, options, out);
+	void run(model, context, options, out, (provider) => provider.streamReply);
 	return out.stream;
 }
 
-async function run(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void> {
+/**
+ * streamModel with the provider's canned reply instead of a request (ProviderModule.rehearseReply):
+ * the same code from the registry on, nothing sent. A provider without one ends the stream with an
+ * error event.
+ */
+export function rehearseModel(
+	model: Model,
+	context: Context,
+	options: StreamOptions = {},
+): AssistantMessageEventStream {
+	const out = new AssistantStreamBuilder(model);
+	void run(model, context, options, out, (provider) => provider.rehearseReply);
+	return out.stream;
+}
+
+/** Whether the api's provider can rehearse a reply (loads it). */
+export async function canRehearse(api: string): Promise<boolean> {
+	return (await loadProvider(api)).rehearseReply !== undefined;
+}
+
+async function run(
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
+	replyOf: ReplyFunction,
+): Promise<void> {
 	const callerSignal = options.signal;
 	const controller = new AbortController();
 	let idleMessage: string | undefined;
@@ -154,7 +192,9 @@ async function run(model: Model, context: Context, options: StreamOptions, out: 
 		const provider = await untilAborted(loadProvider(model.api), controller.signal);
 		unsubscribe = idleTimeoutMs ? watchProgress(out, armIdleTimer) : undefined;
 		armIdleTimer();
-		await provider.streamReply(model, context, { ...options, signal: controller.signal }, out);
+		const reply = replyOf(provider);
+		if (!reply) throw new Error(`The provider of api "${model.api}" cannot rehearse a reply`);
+		await reply(model, context, { ...options, signal: controller.signal }, out);
 		if (!out.isFinished) {
 			if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
 			out.fail("Provider stream ended without a final message", false, providerError("network"));

@@ -9,6 +9,7 @@ import {
 import { compileBaselineFromNowOn } from "../platform/baseline-tier.js";
 import { toolPreloads } from "../tools/preload.js";
 import type { AgentSession } from "./agent-session.js";
+import { rehearseToolLoop } from "./rehearsal.js";
 
 /** One piece of what a first prompt would load, loaded ahead by IdlePreload. */
 export interface PreloadStep {
@@ -27,7 +28,8 @@ function offline(): boolean {
  * What the first prompt of `session` would load on first use, in the order a tool loop needs it,
  * after turning on baseline compilation for the code that runs from then on (baseline-tier.ts): the provider module and SDK for the model's api, the connection to the model's server (unless
  * offline), Node's HTTP client, one canned request through the SDK (no network), the
- * tool-argument validator (when tools are offered), then the libraries of the offered tools. Read
+ * tool-argument validator (when tools are offered), one tool loop through the agent loop with
+ * canned replies (rehearsal.ts), then the libraries of the offered tools. Read
  * when called: a model or tool change later is picked up by the next call.
  */
 export function preloadSteps(session: AgentSession): PreloadStep[] {
@@ -50,6 +52,13 @@ export function preloadSteps(session: AgentSession): PreloadStep[] {
 	if (api) steps.push({ name: `warm-up:${api}`, run: () => warmUpProvider(api) });
 	const tools = session.getState().tools;
 	if (tools.length > 0) steps.push({ name: "argument-validator", run: preloadArgumentValidator });
+	if (model) {
+		const rehearsed = model;
+		steps.push({
+			name: `rehearsal:${rehearsed.api}`,
+			run: async () => void (await rehearseToolLoop(rehearsed, session.thinkingLevel)),
+		});
+	}
 	for (const preload of toolPreloads(tools, session.cwd)) steps.push({ name: preload.name, run: preload.load });
 	return steps;
 }

@@ -44,6 +44,7 @@ describe("the ACP process", () => {
 			"preload: http-client loaded",
 			"preload: warm-up:anthropic-messages loaded",
 			"preload: argument-validator loaded",
+			"preload: rehearsal:anthropic-messages loaded",
 			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",
 		]);

@@ -24,6 +24,7 @@ describe("loading ahead while idle", () => {
 			"preload: http-client loaded",
 			"preload: warm-up:anthropic-messages loaded",
 			"preload: argument-validator loaded",
+			"preload: rehearsal:anthropic-messages loaded",
 			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",

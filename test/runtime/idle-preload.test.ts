@@ -151,6 +151,7 @@ describe("preloadSteps", () => {
 			"http-client",
 			"warm-up:anthropic-messages",
 			"argument-validator",
+			"rehearsal:anthropic-messages",
 			"bash:spawn",
 			"edit:diff",
 		]);
@@ -179,6 +180,7 @@ describe("preloadSteps", () => {
 			"connect:http://127.0.0.1:9",
 			"http-client",
 			"warm-up:anthropic-messages",
+			"rehearsal:anthropic-messages",
 		]);
 	});
 
@@ -191,6 +193,7 @@ describe("preloadSteps", () => {
 				"provider:anthropic-messages",
 				"http-client",
 				"warm-up:anthropic-messages",
+				"rehearsal:anthropic-messages",
 			]);
 		} finally {
 			vi.unstubAllEnvs();

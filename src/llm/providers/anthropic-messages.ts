@@ -67,9 +67,19 @@ export async function streamReply(
 	options: StreamOptions,
 	out: AssistantStreamBuilder,
 ): Promise<void> {
-	const request = buildAnthropicRequest(model, context, options);
 	const apiKey = options.apiKey ?? PLACEHOLDER_API_KEY;
 	const client = clientFor(apiKey, model.baseUrl, { ...model.headers, ...options.headers });
+	await streamWith(client, model, context, options, out);
+}
+
+async function streamWith(
+	client: MessagesClient,
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
+): Promise<void> {
+	const request = buildAnthropicRequest(model, context, options);
 	try {
 		const stream = await client.messages.create(request, { signal: options.signal });
 		const reader = new AnthropicEventReader(out);
@@ -111,18 +121,45 @@ const WARM_UP_EVENTS = [
 	{ type: "message_stop" },
 ];
 
+/** The canned reply to a request whose last message is a tool result: a text. */
+const WARM_UP_TEXT_EVENTS = [
+	WARM_UP_EVENTS[0],
+	...WARM_UP_EVENTS.slice(1, 4),
+	{ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 1 } },
+	{ type: "message_stop" },
+];
+
+function warmUpClient(events: readonly object[]): MessagesClient {
+	return new MessagesClient({
+		apiKey: PLACEHOLDER_API_KEY,
+		baseURL: WARM_UP_BASE_URL,
+		maxRetries: 0,
+		logger: stderrLogger,
+		fetch: cannedEventStream(events, true),
+	});
+}
+
+/**
+ * streamReply's own code (request building, the SDK, the event reader) against a canned reply
+ * instead of the network: a text and a call to the tool `warm`, or only a text once the context
+ * ends with a tool result (see ProviderModule.rehearseReply in registry.ts).
+ */
+export async function rehearseReply(
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
+): Promise<void> {
+	const afterTool = context.messages.at(-1)?.role === "toolResult";
+	await streamWith(warmUpClient(afterTool ? WARM_UP_TEXT_EVENTS : WARM_UP_EVENTS), model, context, options, out);
+}
+
 /**
  * Runs one streamed request through the SDK and the event reader against a canned reply (no
  * network), so that the first real request does not compile their code paths.
  */
 export async function warmUp(): Promise<void> {
-	const client = new MessagesClient({
-		apiKey: PLACEHOLDER_API_KEY,
-		baseURL: WARM_UP_BASE_URL,
-		maxRetries: 0,
-		logger: stderrLogger,
-		fetch: cannedEventStream(WARM_UP_EVENTS, true),
-	});
+	const client = warmUpClient(WARM_UP_EVENTS);
 	const stream = await client.messages.create({
 		model: "warm-up",
 		max_tokens: 1,

@@ -1,6 +1,6 @@
 import type { AssistantStreamBuilder } from "../stream-builder.js";
 import type { Context, Model, StreamOptions } from "../types.js";
-import { connectOpenAI, warmUpClient } from "./openai-client.js";
+import { connectOpenAI, type OpenAIConnection, warmUpClient } from "./openai-client.js";
 import { CompletionsStreamReader } from "./openai-completions-reader.js";
 import { buildCompletionsRequest } from "./openai-completions-request.js";
 import { cannedEventStream } from "./warm-up.js";
@@ -11,7 +11,16 @@ export async function streamReply(
 	options: StreamOptions,
 	out: AssistantStreamBuilder,
 ): Promise<void> {
-	const { client, toFailure } = connectOpenAI(model, options);
+	await streamWith(connectOpenAI(model, options), model, context, options, out);
+}
+
+async function streamWith(
+	{ client, toFailure }: OpenAIConnection,
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
+): Promise<void> {
 	const request = buildCompletionsRequest(model, context, options);
 	const reader = new CompletionsStreamReader(out);
 	try {
@@ -44,6 +53,21 @@ const WARM_UP_EVENTS = [
 	),
 	chunk({}, "tool_calls"),
 ];
+
+/** The canned reply to a request whose last message is a tool result: a text. */
+const WARM_UP_TEXT_EVENTS = [chunk({ role: "assistant", content: "ok" }, null), chunk({}, "stop")];
+
+/** streamReply's own code against a canned reply (see ProviderModule.rehearseReply in registry.ts). */
+export async function rehearseReply(
+	model: Model,
+	context: Context,
+	options: StreamOptions,
+	out: AssistantStreamBuilder,
+): Promise<void> {
+	const events = context.messages.at(-1)?.role === "toolResult" ? WARM_UP_TEXT_EVENTS : WARM_UP_EVENTS;
+	const client = warmUpClient(cannedEventStream(events, false));
+	await streamWith({ client, toFailure: (error) => error }, model, context, options, out);
+}
 
 /** Runs one streamed request through the SDK against a canned reply (no network): see anthropic-messages.ts. */
 export async function warmUp(): Promise<void> {
