@@ -20,8 +20,8 @@ const warmTool: AgentTool = {
  * code, with canned replies in place of the model (ProviderModule.rehearseReply): a text and a call
  * to a tool that does nothing, then a text. Nothing is sent and nothing is kept; `onEvent` sees the
  * loop's events (the RPC layer serializes them, to discard). The first real prompt then runs code
- * that has run before instead of code met for the first time (4-5 ms of a 16 ms tool loop on this
- * kind of machine). Resolves false when the model's provider has no canned replies.
+ * that has run before instead of code met for the first time (a bash tool loop after 1 s idle:
+ * 22.6 → 18.8 ms on this kind of machine). Resolves false when the model's provider has no canned replies.
  */
 export async function rehearseToolLoop(
 	model: Model,
