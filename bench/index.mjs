@@ -3,6 +3,9 @@
 //                    [--profile <dir>]   (Atomic runs under `node --cpu-prof`, profiles written to <dir>;
 //                                         summarise one with `node bench/profile-summary.mjs <file>`)
 //                    [--node-args "<flags>"]  (extra node flags for Atomic, e.g. "--max-semi-space-size=4")
+//                    [--baseline <checkout>]  (another checkout of Atomic with its dist built, e.g. a `git worktree`
+//                                         of an earlier commit: measured beside this one as `atomic-base`, so
+//                                         one run gives the before and after, and their ratio)
 //                    [--heap-snapshots <dir>] (long-session: Atomic writes a heap snapshot to <dir> after 25 and
 //                                         1500 prompts; compare them with `node bench/heap-diff.mjs a b`.
 //                                         Writing one inflates RSS: the memory rows of such a run are not figures)
@@ -60,12 +63,13 @@ function parseOptions() {
 			profile: { type: "string" },
 			"heap-snapshots": { type: "string" },
 			"node-args": { type: "string", default: "" },
+			baseline: { type: "string" },
 			help: { type: "boolean", default: false },
 		},
 	});
 	if (values.help) {
 		console.log(
-			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--heap-snapshots <dir>] [--node-args "<flags>"]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
+			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--heap-snapshots <dir>] [--node-args "<flags>"] [--baseline <checkout>]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
 		);
 		process.exit(0);
 	}
@@ -84,6 +88,7 @@ function parseOptions() {
 		agents,
 		heapSnapshotDir: values["heap-snapshots"] ? resolve(values["heap-snapshots"]) : undefined,
 		allowInstall: !values["no-install"],
+		baseline: values.baseline ? resolve(values.baseline) : undefined,
 		atomicNodeArgs: [
 			...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${resolve(values.profile)}`] : []),
 			...(values["heap-snapshots"]
@@ -110,7 +115,7 @@ async function runFigure(figure, specs, context, defaultRuns) {
 	const outcomes = {};
 	const states = new Map();
 	for (const spec of specs) {
-		if (figure.atomicOnly && spec.id !== "atomic") outcomes[spec.id] = { skipped: "Atomic only" };
+		if (figure.atomicOnly && spec.kind !== "atomic") outcomes[spec.id] = { skipped: "Atomic only" };
 		else if (!spec.available) outcomes[spec.id] = { error: spec.reason };
 	}
 	const active = () => specs.filter((spec) => outcomes[spec.id] === undefined || outcomes[spec.id].runs);

@@ -36,10 +36,16 @@ export const agentIds = ["atomic", ...peerDefinitions.map((peer) => peer.id)];
 
 /**
  * Atomic as launched by the conformance suite: `node dist/cli.js`, building dist first if it is
- * missing. `nodeArgs` go before the script (e.g. `--cpu-prof`).
+ * missing. `nodeArgs` go before the script (e.g. `--cpu-prof`). Another checkout (`--baseline`) is
+ * the agent `atomic-base`, measured beside this one: its dist must be built.
  */
-export function atomicSpec(nodeArgs = []) {
-	const cli = join(repoDir, "dist", "cli.js");
+export function atomicSpec(nodeArgs = [], checkout = repoDir) {
+	const base = checkout !== repoDir;
+	const cli = join(checkout, "dist", "cli.js");
+	if (base && !existsSync(cli)) {
+		console.error(`# Atomic base unavailable: ${cli} is missing (run npm ci in ${checkout})`);
+		return { id: "atomic-base", label: "Atomic base", kind: "atomic", available: false, reason: `${cli} is missing` };
+	}
 	if (!existsSync(cli)) {
 		console.error("# dist/cli.js is missing: building (node scripts/build.mjs --no-types)");
 		execFileSync(process.execPath, [join(repoDir, "scripts", "build.mjs"), "--no-types"], {
@@ -47,10 +53,11 @@ export function atomicSpec(nodeArgs = []) {
 			stdio: "inherit",
 		});
 	}
-	const version = JSON.parse(readFileSync(join(repoDir, "package.json"), "utf8")).version;
+	const version = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")).version;
 	return {
-		id: "atomic",
-		label: "Atomic",
+		id: base ? "atomic-base" : "atomic",
+		label: base ? `Atomic base ${commitOf(checkout)}` : "Atomic",
+		kind: "atomic",
 		version,
 		available: true,
 		command: process.execPath,
@@ -60,6 +67,12 @@ export function atomicSpec(nodeArgs = []) {
 		nodeVersion: process.version,
 		settles: true,
 	};
+}
+
+/** The short commit a checkout is at, for the table's column. */
+function commitOf(checkout) {
+	const result = spawnSync("git", ["-C", checkout, "rev-parse", "--short", "HEAD"], { encoding: "utf8" });
+	return result.status === 0 ? result.stdout.trim() : checkout;
 }
 
 function installedVersion(dir, packageName) {
@@ -103,6 +116,7 @@ function resolvePeer(peer, allowInstall) {
 		id: peer.id,
 		label: peer.label,
 		version: peer.version,
+		kind: "pi",
 		configEnv: "PI_CODING_AGENT_DIR",
 		settles: peer.settles,
 	};
@@ -125,9 +139,10 @@ function resolvePeer(peer, allowInstall) {
 }
 
 /** Launch specs for the requested agents, in table order. */
-export function resolveAgents(wanted, { allowInstall, atomicNodeArgs = [] }) {
+export function resolveAgents(wanted, { allowInstall, atomicNodeArgs = [], baseline }) {
 	const specs = [];
 	if (wanted.includes("atomic")) specs.push(atomicSpec(atomicNodeArgs));
+	if (baseline !== undefined) specs.push(atomicSpec(atomicNodeArgs, baseline));
 	for (const peer of peerDefinitions) if (wanted.includes(peer.id)) specs.push(resolvePeer(peer, allowInstall));
 	return specs;
 }

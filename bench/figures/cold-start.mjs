@@ -18,7 +18,7 @@ export default {
 		{ key: "peakRssMb", label: "peak RSS at that point", unit: "MB", floor: "nodeRss", goal: { max: 60 } },
 	],
 	async measure(spec, context) {
-		const nodeMs = spec.id === "atomic" ? await nodeStartMs() : undefined;
+		const nodeMs = spec.kind === "atomic" ? await nodeStartMs() : undefined;
 		const agent = context.launch(spec);
 		try {
 			// Written before the agent reads stdin: the pipe holds it until the agent is ready.

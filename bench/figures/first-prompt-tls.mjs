@@ -43,7 +43,7 @@ export default {
 	prepare: (_spec, context) => startTlsRelay(context.baseUrl, { oneWayDelayMs: ONE_WAY_DELAY_MS }),
 	async measure(spec, _context, relay) {
 		const result = { tlsIdleFirstPromptMs: await idleFirstPrompt(spec, relay, []) };
-		if (spec.id === "atomic") result.tlsOfflineFirstPromptMs = await idleFirstPrompt(spec, relay, ["--offline"]);
+		if (spec.kind === "atomic") result.tlsOfflineFirstPromptMs = await idleFirstPrompt(spec, relay, ["--offline"]);
 		return result;
 	},
 	finish: (relay) => relay.stop(),
