@@ -1,0 +1,3 @@
+import { describeParity } from "./parity-suite.js";
+
+describeParity("default engine");
