@@ -25,6 +25,7 @@ const OWN_MODULE_GRAPH = [
 	"test/tools/shell-processes.test.ts",
 	"test/tools/shell.test.ts",
 	"test/tools/search/abort.test.ts",
+	"test/tools/search/idle.test.ts",
 	"test/tools/search/ignore-semantics.test.ts",
 	"test/tools/search/parity-builtin.test.ts",
 ];
