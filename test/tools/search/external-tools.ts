@@ -49,6 +49,13 @@ export function describeWithTools(name: string, tools: readonly ReferenceTool[],
 	describe.skip(name, body);
 }
 
+/** The environment of a reference program: no system git config, no ripgrep config file. */
+function referenceEnvironment(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" };
+	delete env.RIPGREP_CONFIG_PATH;
+	return env;
+}
+
 /** Runs a reference program in `cwd`; its stdout. Exit 1 with no output (rg/git: nothing found) is not an error. */
 export function runTool(tool: ReferenceTool, args: readonly string[], cwd: string, input?: string): string {
 	const result = spawnSync(tool, args, {
@@ -58,7 +65,7 @@ export function runTool(tool: ReferenceTool, args: readonly string[], cwd: strin
 		stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
 		encoding: "utf8",
 		maxBuffer: 256 * 1024 * 1024,
-		env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" },
+		env: referenceEnvironment(),
 	});
 	if (result.error) throw new Error(`${tool} ${args.join(" ")} could not run: ${result.error.message}`);
 	if (result.status !== 0 && !(result.status === 1 && result.stdout === "")) {
