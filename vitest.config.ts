@@ -2,8 +2,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Files that mock a module, check what a first import loads, replace a provider in the process-wide
- * registry, count the process's live shells, listeners or handles, or change V8 flags: they need a
- * module graph (and process) of their own. Every other
+ * registry, count the process's live shells, listeners, handles or threads, change V8 flags, or set
+ * environment variables before any module loads: they need a module graph (and process) of their own. Every other
  * file shares its worker's module graph with the files that ran before it, which saves
  * re-importing the sources and their SDKs for each file (most of a worker's CPU).
  */
@@ -24,6 +24,11 @@ const OWN_MODULE_GRAPH = [
 	"test/runtime/soak.test.ts",
 	"test/tools/shell-processes.test.ts",
 	"test/tools/shell.test.ts",
+	"test/tools/search/abort.test.ts",
+	"test/tools/search/idle.test.ts",
+	"test/tools/search/ignore-semantics.test.ts",
+	"test/tools/search/parity-builtin.test.ts",
+	"test/tools/search/parity.test.ts",
 ];
 
 export default defineConfig({

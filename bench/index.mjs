@@ -1,5 +1,5 @@
 // `npm run bench`: Atomic side by side with the pi peers over one loopback model server.
-//   npm run bench -- [--only <figure>[,<figure>]] [--runs N] [--agents atomic,pi-1.6.0,pi-0.73.1] [--no-install]
+//   npm run bench -- [--only <figure or group>[,...]] [--runs N] [--agents atomic,pi-1.6.0,pi-0.73.1] [--no-install]
 //                    [--profile <dir>]   (Atomic runs under `node --cpu-prof`, profiles written to <dir>;
 //                                         summarise one with `node bench/profile-summary.mjs <file>`)
 //                    [--node-args "<flags>"]  (extra node flags for Atomic, e.g. "--max-semi-space-size=4")
@@ -25,6 +25,7 @@ import firstPrompt from "./figures/first-prompt.mjs";
 import firstPromptTls from "./figures/first-prompt-tls.mjs";
 import hugePrompt from "./figures/huge-prompt.mjs";
 import longSession from "./figures/long-session.mjs";
+import { searchFigures } from "./figures/search.mjs";
 import sessionOpen from "./figures/session-open.mjs";
 import slowReader from "./figures/slow-reader.mjs";
 import streamReply from "./figures/stream-reply.mjs";
@@ -51,7 +52,11 @@ const allFigures = [
 	directBash,
 	slowReader,
 	sessionOpen,
+	...searchFigures,
 ];
+
+/** Figures that `--only <group>` selects together (a figure's `group`). */
+const groups = [...new Set(allFigures.map((figure) => figure.group).filter(Boolean))];
 
 function parseOptions() {
 	const { values } = parseArgs({
@@ -69,14 +74,19 @@ function parseOptions() {
 	});
 	if (values.help) {
 		console.log(
-			`usage: npm run bench -- [--only <figure>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--heap-snapshots <dir>] [--node-args "<flags>"] [--baseline <checkout>]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}`,
+			`usage: npm run bench -- [--only <figure or group>[,...]] [--runs N] [--agents ${agentIds.join(",")}] [--no-install] [--profile <dir>] [--heap-snapshots <dir>] [--node-args "<flags>"] [--baseline <checkout>]\nfigures: ${allFigures.map((figure) => figure.id).join(", ")}\ngroups: ${groups.join(", ")}`,
 		);
 		process.exit(0);
 	}
-	const only = (values.only ?? []).flatMap((list) => list.split(",")).filter(Boolean);
+	const named = (values.only ?? []).flatMap((list) => list.split(",")).filter(Boolean);
+	const only = named.flatMap((id) =>
+		groups.includes(id) ? allFigures.filter((figure) => figure.group === id).map((figure) => figure.id) : [id],
+	);
 	const unknown = only.filter((id) => !allFigures.some((figure) => figure.id === id));
 	if (unknown.length > 0)
-		throw new Error(`unknown figure(s) ${unknown.join(", ")}; known: ${allFigures.map((f) => f.id).join(", ")}`);
+		throw new Error(
+			`unknown figure(s) ${unknown.join(", ")}; known: ${allFigures.map((f) => f.id).join(", ")}; groups: ${groups.join(", ")}`,
+		);
 	const runs = Number(values.runs);
 	if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
 	const agents = values.agents.split(",").filter(Boolean);
@@ -183,6 +193,8 @@ async function main() {
 	console.log(renderTable(rows, specs));
 	for (const [id, value] of Object.entries(floorValues))
 		console.log(`* floor ${id}: ${floors[id].label}: ${formatValue(value.median, floors[id].unit)}`);
+	const notes = [...new Set(options.figures.flatMap((figure) => figure.notes?.() ?? []))];
+	for (const note of notes) console.log(`* ${note}`);
 	const report = {
 		startedAt,
 		finishedAt: new Date().toISOString(),
@@ -200,6 +212,7 @@ async function main() {
 		})),
 		rows,
 		floors: floorValues,
+		notes,
 	};
 	const load = (values) => values.map((value) => value.toFixed(1)).join(" ");
 	console.log(

@@ -103,6 +103,7 @@ export function summarise(figures, specs, outcomes, floorValues = {}) {
 				agents,
 				ratios,
 				floorValue: floor,
+				floorRatio: row.showFloorRatio && ours !== undefined && floor ? ours / floor : undefined,
 				meetsGoal: meetsGoal(row, ours, ratios, floor),
 			});
 		}
@@ -131,7 +132,9 @@ export function renderTable(rows, specs) {
 		row.label,
 		...specs.map((spec) => cell(row.agents[spec.id], row.unit)),
 		...peers.map((peer) => (row.ratios[peer.id] === undefined ? "—" : `${row.ratios[peer.id].toFixed(2)}×`)),
-		formatValue(row.floorValue, row.unit),
+		row.floorRatio === undefined
+			? formatValue(row.floorValue, row.unit)
+			: `${formatValue(row.floorValue, row.unit)} (us ${row.floorRatio.toFixed(2)}×)`,
 		row.goalText,
 		row.meetsGoal === undefined ? "—" : row.meetsGoal ? "yes" : "NO",
 	]);
@@ -149,6 +152,10 @@ export function renderTable(rows, specs) {
 	output.push(
 		"* floor: what the same work costs without an agent (listed below), or one taken in the figure's own runs: `node -e 0` timed just before each cold start, Atomic's own idle RSS for ratios to idle. Every timed run, an agent's or a floor's, starts after a collection of the bench's heap and 20 ms of quiet (bench/settle.mjs).",
 	);
+	if (rows.some((row) => row.floorRatio !== undefined))
+		output.push(
+			"* floor (us N×): Atomic's median ÷ the floor's median, for rows whose floor is another program (rg, fd).",
+		);
 	for (const [where, reason] of reasons) output.push(`* n/a (${where}): ${reason}`);
 	return output.join("\n");
 }
