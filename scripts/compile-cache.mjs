@@ -1,20 +1,24 @@
 // Writes dist/compile-cache (see src/cli/compile-cache.ts and docs/architecture.md "The bundle"):
 // the CLI runs in write mode in ACP mode through initialize, a session and one tool loop prompt,
-// then in RPC mode, once per API below, through start-up and the idle preload (the SDK, its HTTP
-// client, a canned reply, a bash spawn), and last once more with a tool loop prompt. The prompts
-// go to a loopback server (prime-server.mjs); nothing leaves the machine. Each run starts from the
-// caches the runs before it wrote and writes, as it exits, the code of the chunks it loaded with
-// every function that ran or came from those caches.
+// then in RPC mode, once per API below, through start-up and the idle preload (which loads the
+// API's provider module and SDK), and last once more with a tool loop prompt. The prompts go to a
+// loopback server (prime-server.mjs); nothing leaves the machine. Each run starts from the caches
+// the runs before it wrote and writes, as it exits, the code of the chunks it loaded with every
+// function that ran or came from those caches.
+//
+// A run ends once its work is done: the CLI says `preload: done` on stderr (ATOMIC_DEBUG_IDLE=1)
+// when its idle preload has run every step, and a prompt run also waits for the prompt's end. A run
+// that fails or misses its deadline is reported as a warning and leaves its part of the cache out:
+// the chunks it would have covered are compiled at run time, as without a cache. The install goes on.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PRIME_REPLY, startPrimeServer } from "./prime-server.mjs";
 
 const PRIMED_APIS = ["anthropic-messages", "openai-completions", "openai-responses"];
-/** The quiet time after the last preload step after which the preload is taken to be done. */
-const PRELOAD_QUIET_MS = 1500;
-const RUN_TIMEOUT_MS = 30_000;
+/** A run that has not finished its work by then is stopped, and its part of the cache left out. */
+const RUN_DEADLINE_MS = 60_000;
 const CACHE_ROOT = join("dist", "compile-cache");
 
 const INITIALIZE = `${JSON.stringify({ jsonrpc: "2.0", id: "build", method: "initialize", params: { protocolVersion: 1 } })}\n`;
@@ -27,19 +31,24 @@ const sessionNew = (cwd) =>
 const sessionPrompt = (sessionId) =>
 	`${JSON.stringify({ jsonrpc: "2.0", id: "prompt", method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "Run it." }] } })}\n`;
 
+const answered = ({ stdout }) => stdout.includes('"id":"build"');
+/** The idle preload ran every step (the CLI's `preload: done`), after the first response. */
+const preloaded = (streams) => answered(streams) && /^preload: done$/m.test(streams.stderr);
+
 /**
- * One CLI run in write mode; its stdin ends once its output has been quiet for a while and
- * `done(output)` holds. `input` is written at once; `respond(output, cwd)` may give more input as
- * output arrives (cwd: the run's working directory), each text once. `offline`: the preload
- * opens no connection (there is no server to open it to).
+ * One CLI run in write mode (`run.args`, `run.input` written at once, `run.files` in its agent
+ * directory); its stdin ends as soon as `run.done(output)` holds, and it then exits and writes its
+ * caches. `run.respond(output, cwd)` may give more input as output arrives, each text once.
+ * `run.offline`: the preload opens no connection. Resolves with `undefined` when the run did its
+ * work and exited cleanly, else with why not.
  */
-async function run(name, args, input, agentFiles, done, { offline = true, respond } = {}) {
+export async function primeRun(cli, run, deadlineMs = RUN_DEADLINE_MS) {
 	const home = mkdtempSync(join(tmpdir(), "atomic-build-"));
 	const agentDir = join(home, "agent");
 	mkdirSync(agentDir);
-	for (const [file, content] of Object.entries(agentFiles))
+	for (const [file, content] of Object.entries(run.files ?? {}))
 		writeFileSync(join(agentDir, file), JSON.stringify(content));
-	const child = spawn(process.execPath, [resolve("dist/cli.js"), ...args], {
+	const child = spawn(process.execPath, [cli, ...run.args], {
 		cwd: home,
 		env: {
 			PATH: process.env.PATH,
@@ -47,50 +56,127 @@ async function run(name, args, input, agentFiles, done, { offline = true, respon
 			ATOMIC_CODING_AGENT_DIR: agentDir,
 			ATOMIC_COMPILE_CACHE: "write",
 			ATOMIC_DEBUG_IDLE: "1",
-			...(offline ? { ATOMIC_OFFLINE: "1" } : {}),
+			...(run.offline === false ? {} : { ATOMIC_OFFLINE: "1" }),
 		},
 		stdio: ["pipe", "pipe", "pipe"],
 	});
 	const output = { stdout: "", stderr: "" };
-	let quiet;
-	const finish = () => child.stdin.end();
-	const deadline = setTimeout(finish, RUN_TIMEOUT_MS);
-	const check = () => {
-		clearTimeout(quiet);
-		quiet = setTimeout(() => done(output) && finish(), PRELOAD_QUIET_MS);
+	let finished = false;
+	let timedOut = false;
+	const finish = () => {
+		if (finished) return;
+		finished = true;
+		child.stdin.end();
 	};
+	const deadline = setTimeout(() => {
+		timedOut = true;
+		child.kill("SIGKILL");
+	}, deadlineMs);
 	const responded = new Set();
-	child.stdout.on("data", (data) => {
-		output.stdout += data;
-		const more = respond?.(output, home);
+	const onOutput = () => {
+		const more = run.respond?.(output, home);
 		if (more !== undefined && !responded.has(more)) {
 			responded.add(more);
 			child.stdin.write(more);
 		}
-		check();
+		if (run.done(output)) finish();
+	};
+	child.stdout.on("data", (data) => {
+		output.stdout += data;
+		onOutput();
 	});
 	child.stderr.on("data", (data) => {
 		output.stderr += data;
-		check();
+		onOutput();
 	});
-	child.stdin.write(input);
-	const status = await new Promise((resolve) => child.on("exit", resolve));
+	// The CLI may exit before reading its input (a bad argument): the exit is reported, with this.
+	child.stdin.on("error", (error) => {
+		output.stderr += `\n(stdin: ${error.message})`;
+	});
+	child.stdin.write(run.input);
+	const exit = await new Promise((resolve) => {
+		child.on("error", (error) => resolve({ error }));
+		child.on("exit", (status, signal) => resolve({ status, signal }));
+	});
 	clearTimeout(deadline);
-	clearTimeout(quiet);
 	rmSync(home, { recursive: true, force: true });
-	const failed = output.stderr.split("\n").some((line) => / failed: /.test(line));
-	if (status !== 0 || !done(output) || failed) {
-		console.error(
-			`writing the code cache (${name}) failed (exit ${status}):\n${output.stderr}\n${output.stdout.slice(-3000)}`,
-		);
-		process.exit(1);
-	}
+	const failedStep = output.stderr.split("\n").find((line) => / failed: /.test(line));
+	if (timedOut) return `it did not finish within ${deadlineMs / 1000} s\n${tail(output)}`;
+	if (exit.error) return `it could not start: ${exit.error.message}`;
+	if (exit.status !== 0) return `it exited with ${exit.status ?? exit.signal}\n${tail(output)}`;
+	if (!run.done(output)) return `it ended before its work was done\n${tail(output)}`;
+	if (failedStep) return `a preload step failed: ${failedStep}`;
+	return undefined;
 }
 
-/** Without `baseUrl`, nothing may be sent: the preload answers its own requests (a loopback server, a canned stream). */
+function tail({ stdout, stderr }) {
+	return `stderr: ${stderr.slice(-2000)}\nstdout: ${stdout.slice(-1000)}`;
+}
+
+/** Without `baseUrl`, nothing may be sent: the preload only loads the provider. */
 function modelsJson(api, baseUrl = "http://127.0.0.1:9") {
 	const model = { id: "prime", name: "prime", reasoning: false, input: ["text"], contextWindow: 8192, maxTokens: 1024 };
 	return { providers: { prime: { baseUrl, api, apiKey: "none", models: [model] } } };
+}
+
+/** The runs, in order, for a prime server at `baseUrl`. */
+export function primeRuns(baseUrl) {
+	const files = { "models.json": modelsJson("anthropic-messages", baseUrl) };
+	// ACP: initialize, a session, then one tool loop in it; the tool call completed and the turn ended.
+	const acpPrompted = (streams) =>
+		preloaded(streams) &&
+		streams.stdout.includes('"status":"completed"') &&
+		streams.stdout.includes('"stopReason":"end_turn"');
+	// Each request once the one before it is answered (the SDK refuses session/new before initialize is done).
+	const respond = ({ stdout }, cwd) => {
+		const opened = /"id":"session","result":\{[\s\S]*?"sessionId":"([^"]+)"/.exec(stdout);
+		if (opened?.[1] !== undefined) return sessionPrompt(opened[1]);
+		return answered({ stdout }) ? sessionNew(cwd) : undefined;
+	};
+	const rpcArgs = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
+	// Last, RPC's tool loop, whose start-up and first prompt count most. The tool ran and the reply
+	// after it came: the whole loop, not a failed request, is in the cache.
+	const prompted = (streams) =>
+		preloaded(streams) &&
+		streams.stdout.includes('"type":"tool_execution_end"') &&
+		streams.stdout.includes(PRIME_REPLY) &&
+		streams.stdout.includes('"type":"agent_settled"');
+	return [
+		{
+			name: "acp",
+			args: ["--mode", "acp", "--model", "prime/prime"],
+			input: INITIALIZE,
+			files,
+			done: acpPrompted,
+			offline: false,
+			respond,
+		},
+		...PRIMED_APIS.map((api) => ({
+			name: api,
+			args: rpcArgs,
+			input: GET_STATE,
+			files: { "models.json": modelsJson(api) },
+			done: preloaded,
+		})),
+		{ name: "prompt", args: rpcArgs, input: `${GET_STATE}${PROMPT}`, files, done: prompted, offline: false },
+	];
+}
+
+/**
+ * Runs `runs` one after the other against the CLI at `cli`; a failed run is reported on stderr as a
+ * warning. Resolves with the names of the runs that failed.
+ */
+export async function primeCompileCache(cli, runs, deadlineMs) {
+	const failed = [];
+	for (const run of runs) {
+		const why = await primeRun(cli, run, deadlineMs);
+		if (why === undefined) continue;
+		failed.push(run.name);
+		console.warn(
+			`Warning: the code cache's ${run.name} run failed, so the chunks it covers are compiled at run time instead: ${why}`,
+		);
+	}
+	return failed;
 }
 
 /**
@@ -99,40 +185,13 @@ function modelsJson(api, baseUrl = "http://127.0.0.1:9") {
  */
 export async function writeCompileCache(output, produced) {
 	rmSync(CACHE_ROOT, { recursive: true, force: true });
-	const answered = ({ stdout }) => stdout.includes('"id":"build"');
-	const preloaded = (streams) => answered(streams) && /^preload: /m.test(streams.stderr);
-	// The prompts go to a loopback server: the caches then hold a first prompt's path too (the agent
-	// loop, the bash tool, the events and, for ACP, their session/update notifications), which a first
-	// prompt would compile. Online: the preload's connection to the server is opened too.
 	const server = await startPrimeServer();
 	try {
-		const files = { "models.json": modelsJson("anthropic-messages", server.baseUrl) };
-		// ACP: initialize, a session, then one tool loop in it; the tool call completed and the turn ended.
-		const acpPrompted = (streams) =>
-			preloaded(streams) &&
-			streams.stdout.includes('"status":"completed"') &&
-			streams.stdout.includes('"stopReason":"end_turn"');
-		// Each request once the one before it is answered (the SDK refuses session/new before initialize is done).
-		const respond = ({ stdout }, cwd) => {
-			const opened = /"id":"session","result":\{[\s\S]*?"sessionId":"([^"]+)"/.exec(stdout);
-			if (opened?.[1] !== undefined) return sessionPrompt(opened[1]);
-			return answered({ stdout }) ? sessionNew(cwd) : undefined;
-		};
-		const acpArgs = ["--mode", "acp", "--model", "prime/prime"];
-		await run("acp", acpArgs, INITIALIZE, files, acpPrompted, { offline: false, respond });
-		const args = ["--mode", "rpc", "--no-session", "--model", "prime/prime"];
-		for (const api of PRIMED_APIS) await run(api, args, GET_STATE, { "models.json": modelsJson(api) }, preloaded);
-		// Last, RPC's tool loop, whose start-up and first prompt count most. The tool ran and the reply
-		// after it came: the whole loop, not a failed request, is in the cache.
-		const prompted = (streams) =>
-			preloaded(streams) &&
-			streams.stdout.includes('"type":"tool_execution_end"') &&
-			streams.stdout.includes(PRIME_REPLY) &&
-			streams.stdout.includes('"type":"agent_end"');
-		await run("prompt", args, `${GET_STATE}${PROMPT}`, files, prompted, { offline: false });
+		await primeCompileCache(resolve("dist/cli.js"), primeRuns(server.baseUrl));
 	} finally {
 		await server.close();
 	}
+	if (!existsSync(CACHE_ROOT)) return;
 	// The runs wrote one directory, named as src/cli/compile-cache.ts names it.
 	const dirs = readdirSync(CACHE_ROOT).map((name) => join(CACHE_ROOT, name));
 	for (const chunk of output) {

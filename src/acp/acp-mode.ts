@@ -1,7 +1,8 @@
 import { agent, ndJsonStream } from "@agentclientprotocol/sdk";
 import { onTerminationSignal } from "../platform/process-io.js";
-import { debugIdle, type IdlePreload, startIdlePreload } from "../runtime/idle-preload.js";
-import { preloadSteps } from "../runtime/preload-steps.js";
+import { debugIdle, type IdleWork } from "../runtime/idle/idle-work.js";
+import { MemoryRelease } from "../runtime/idle/memory-release.js";
+import { preloadSteps, startPreload } from "../runtime/idle/preload-steps.js";
 import { killAllShells } from "../tools/index.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
 import { readStdin, takeOverStdout } from "./stdio.js";
@@ -13,10 +14,15 @@ const SHUTDOWN_GRACE_MS = 5000;
 export interface AcpModeOptions extends Omit<AcpAgentOptions, "onSessionOpened"> {
 	stdin?: NodeJS.ReadableStream;
 	stdout?: NodeJS.WriteStream;
+	/**
+	 * Run once the process has been idle for a while after a prompt (the CLI gives back heap);
+	 * returns whether it freed anything.
+	 */
+	releaseMemory?(): boolean;
 }
 
 /** Registers every ACP method Atomic serves on an SDK agent app. */
-function buildApp(acp: AcpAgent) {
+function buildApp(acp: AcpAgent, promptEnded: () => void) {
 	return agent({ name: "atomic" })
 		.onRequest("initialize", ({ params }) => acp.initialize(params))
 		.onRequest("authenticate", ({ params }) => acp.authenticate(params.methodId))
@@ -31,7 +37,7 @@ function buildApp(acp: AcpAgent) {
 			acp.setConfigOption(params.sessionId, params.configId, params.value),
 		)
 		.onRequest("session/set_mode", ({ params }) => acp.setMode(params.sessionId, params.modeId))
-		.onRequest("session/prompt", ({ params }) => acp.prompt(params.sessionId, params.prompt))
+		.onRequest("session/prompt", ({ params }) => acp.prompt(params.sessionId, params.prompt).finally(promptEnded))
 		.onNotification("session/cancel", ({ params }) => acp.cancel(params.sessionId));
 }
 
@@ -45,22 +51,27 @@ function buildApp(acp: AcpAgent) {
 export function runAcpMode(options: AcpModeOptions): Promise<number> {
 	const stdin = options.stdin ?? process.stdin;
 	const output = takeOverStdout(options.stdout ?? process.stdout);
-	let preload: IdlePreload | undefined;
+	let preload: IdleWork | undefined;
 	let preloadOff = false;
 	const acp: AcpAgent = new AcpAgent({
 		...options,
 		// The first session's model and tools tell what a first prompt will load: load it while idle.
 		onSessionOpened: (session, { idlePreload }) => {
 			if (preload || preloadOff) return;
-			if (idlePreload) preload = startIdlePreload(preloadSteps(session), () => acp.isBusy());
+			if (idlePreload) preload = startPreload(preloadSteps(session), () => acp.isBusy());
 			else {
 				preloadOff = true;
 				if (debugIdle()) process.stderr.write("preload: off\n");
 			}
 		},
 	});
-	stdin.on("data", () => preload?.touch());
-	const connection = buildApp(acp).connect(ndJsonStream(output, readStdin(stdin)));
+	const releaseMemory = options.releaseMemory;
+	const memory = releaseMemory ? new MemoryRelease(releaseMemory, () => acp.isBusy()) : undefined;
+	stdin.on("data", () => {
+		preload?.touch();
+		memory?.touch();
+	});
+	const connection = buildApp(acp, () => memory?.workEnded()).connect(ndJsonStream(output, readStdin(stdin)));
 	acp.client = connection.client;
 	return new Promise((resolveExit) => {
 		let shuttingDown = false;
@@ -68,6 +79,7 @@ export function runAcpMode(options: AcpModeOptions): Promise<number> {
 			if (shuttingDown) return;
 			shuttingDown = true;
 			preload?.stop();
+			memory?.stop();
 			const grace = setTimeout(() => {
 				killAllShells();
 				resolveExit(code);

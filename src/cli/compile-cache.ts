@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
+import { underDefaultV8Flags } from "../platform/v8-flags.js";
 
 /**
  * V8's code cache for the CLI's own chunks, the runtime equivalent of Node 22's compile cache
@@ -70,11 +71,31 @@ function readSource(filename: string): string {
 	return bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
 }
 
+/** Compiled as Node wraps a CommonJS module, under V8's default flags (which the cache was written with). */
 function compile(source: string, filename: string, cachedData: Buffer | undefined): Script {
 	const wrapped = `(function (${WRAPPER_PARAMETERS.join(", ")}) { ${source}\n})`;
-	return new Script(wrapped, {
-		filename,
-		cachedData,
+	return underDefaultV8Flags(() => new Script(wrapped, { filename, cachedData }));
+}
+
+/**
+ * ATOMIC_DEBUG_COMPILE_CACHE=1: at exit, each chunk is compiled (not run) with its cache as the
+ * loader would compile it now, and stderr says whether V8 took the cache: `compile-cache: <chunk>
+ * accepted`, `rejected`, or `none` (no cache file). A flag changed at run time shows as rejections.
+ */
+function reportAtExit(chunks: string, dir: string): void {
+	process.on("exit", () => {
+		for (const name of readdirSync(chunks).sort()) {
+			if (!name.endsWith(".js")) continue;
+			const filename = join(chunks, name);
+			const cachedData = readCache(cacheFile(dir, filename), filename);
+			const verdict =
+				cachedData === undefined
+					? "none"
+					: compile(readSource(filename), filename, cachedData).cachedDataRejected
+						? "rejected"
+						: "accepted";
+			process.stderr.write(`compile-cache: ${name} ${verdict}\n`);
+		}
 	});
 }
 
@@ -126,6 +147,7 @@ export function useCompileCache(): void {
 	if (!writing && !existsSync(dir)) return;
 	const loaded = new Map<string, Script>();
 	if (writing) writeAtExit(chunks, dir, loaded);
+	else if (process.env.ATOMIC_DEBUG_COMPILE_CACHE === "1") reportAtExit(chunks, dir);
 	const extensions = createRequire(import.meta.url).extensions;
 	const original = extensions[".js"];
 	extensions[".js"] = (module, filename) => {

@@ -112,8 +112,10 @@ async function main(argv: string[]): Promise<number> {
 			import("../runtime/session-directory.js"),
 			import("../llm/model-registry.js"),
 		]);
+		const heap = tuneHeapSoon();
 		return runAcpMode({
 			version: __ATOMIC_VERSION__,
+			releaseMemory: () => heap.tuning?.releaseIdleMemory() ?? false,
 			sessionDirectories: sessionDirectories({ sessionDir: args.sessionDir, noSession: args.noSession }),
 			hasCredentials: () => new ModelRegistry(agentDir()).available().length > 0,
 			createSession: (request) =>
@@ -169,13 +171,13 @@ const HEAP_TUNING_DELAY_MS = 100;
  */
 function tuneHeapSoon(): { tuning: typeof import("./heap-tuning.js") | undefined } {
 	const heap: { tuning: typeof import("./heap-tuning.js") | undefined } = { tuning: undefined };
-	// Heap tuning changes V8 flags, and V8 rejects a code cache made under other flags than its own:
-	// a process writing the cache (compile-cache.ts; not imported here, it lives in cli.js) leaves them.
+	// A process writing the code cache leaves V8's flags as they are: the cache is stamped with them.
 	if (process.env.ATOMIC_COMPILE_CACHE === "write") return heap;
 	setTimeout(() => {
 		import("./heap-tuning.js").then(
 			(tuning) => {
 				heap.tuning = tuning;
+				if (process.env.ATOMIC_DEBUG_IDLE === "1") process.stderr.write("heap: tuning on\n");
 				tuning.capYoungGeneration();
 			},
 			(error: unknown) => process.stderr.write(`Warning: heap tuning unavailable: ${String(error)}\n`),

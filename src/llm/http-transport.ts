@@ -2,7 +2,6 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { httpsModule } from "../platform/lazy-builtins.js";
-import { networkWaitBegan } from "../platform/network-wait.js";
 import { agentFor } from "./connection-pool.js";
 
 /**
@@ -137,8 +136,6 @@ function exchange(target: URL, { method, headers, body, signal }: Outgoing): Pro
 			reject(signal?.aborted ? abortReason(signal) : fetchFailed(error));
 		});
 		request.end(bytes);
-		// The reply takes a while: work waiting for such a moment (a spare shell) runs now.
-		networkWaitBegan();
 	});
 }
 

@@ -1,9 +1,8 @@
-import { httpModule } from "../platform/lazy-builtins.js";
 import { describeError, errorFromThrown, providerError } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
 import { timerDelay } from "./timer-limit.js";
-import type { Api, Context, Model, StreamOptions } from "./types.js";
+import type { Context, Model, StreamOptions } from "./types.js";
 
 /**
  * One wire protocol. `streamReply` sends the request and drives `out` until it calls
@@ -12,21 +11,7 @@ import type { Api, Context, Model, StreamOptions } from "./types.js";
  */
 export interface ProviderModule {
 	streamReply(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
-	/** Runs the SDK's request path once without the network (optional; see preloadProvider). */
-	warmUp?(): Promise<void>;
-	/**
-	 * streamReply's code against a canned reply, without the network (optional; the idle
-	 * preload's rehearsal, runtime/rehearsal.ts): a text and a call to the tool `warm` with no
-	 * required arguments, or, when the context ends with a tool result, only a text.
-	 */
-	rehearseReply?(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void>;
 }
-
-type ReplyFunction = (
-	provider: ProviderModule,
-) =>
-	| ((model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder) => Promise<void>)
-	| undefined;
 
 export type ProviderLoader = () => Promise<ProviderModule>;
 
@@ -43,10 +28,6 @@ const loaded = new Map<string, Promise<ProviderModule>>();
 export function registerProvider(api: string, loader: ProviderLoader): void {
 	loaders.set(api, loader);
 	loaded.delete(api);
-}
-
-export function isKnownApi(api: string): api is Api {
-	return loaders.has(api);
 }
 
 function loadProvider(api: string): Promise<ProviderModule> {
@@ -69,15 +50,6 @@ export async function preloadProvider(api: string): Promise<void> {
 	await loadProvider(api);
 }
 
-/** Runs the provider's warm-up request (a canned reply, no network) when it has one. */
-export async function warmUpProvider(api: string): Promise<void> {
-	const provider = await loadProvider(api);
-	await provider.warmUp?.();
-}
-
-/** The apis whose SDK requests through the global `fetch` (the others go through providerFetch). */
-const GLOBAL_FETCH_APIS: ReadonlySet<string> = new Set(["google-generative-ai"]);
-
 /** The built-in apis whose SDK requests through providerFetch, and so through its connection pool. */
 const POOLED_APIS: ReadonlySet<string> = new Set(["anthropic-messages", "openai-completions", "openai-responses"]);
 
@@ -99,33 +71,6 @@ export async function preconnectProvider(model: Pick<Model, "api" | "baseUrl">):
 	await preconnect(model.baseUrl);
 }
 
-/**
- * Loads the HTTP client the api's SDK requests through (http-transport.ts over node:http, or the
- * global `fetch`, undici) with the web Response and Headers every SDK builds, and runs one request
- * through it to a loopback server of its own that lives for that request: otherwise the first
- * provider request would load and compile it, and its HTTP parser.
- */
-export async function preloadHttpClient(api?: string): Promise<void> {
-	if (typeof globalThis.Headers !== "function") throw new Error("This Node has no fetch API");
-	const { providerFetch } = await import("./http-transport.js");
-	const server = httpModule().createServer((_request, response) => response.end("ok"));
-	try {
-		const port = await new Promise<number>((resolve, reject) => {
-			server.once("error", reject);
-			server.listen(0, "127.0.0.1", () => {
-				const address = server.address();
-				if (address && typeof address === "object") resolve(address.port);
-				else reject(new Error("the loopback server has no port"));
-			});
-		});
-		const request = api !== undefined && GLOBAL_FETCH_APIS.has(api) ? fetch : providerFetch;
-		await (await request(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" })).text();
-	} finally {
-		server.closeAllConnections();
-		server.close();
-	}
-}
-
 export const ABORTED_MESSAGE = "Request was aborted";
 
 /**
@@ -135,37 +80,11 @@ export const ABORTED_MESSAGE = "Request was aborted";
  */
 export function streamModel(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
 	const out = new AssistantStreamBuilder(model);
-	void run(model, context, options, out, (provider) => provider.streamReply);
+	void run(model, context, options, out);
 	return out.stream;
 }
 
-/**
- * streamModel with the provider's canned reply instead of a request (ProviderModule.rehearseReply):
- * the same code from the registry on, nothing sent. A provider without one ends the stream with an
- * error event.
- */
-export function rehearseModel(
-	model: Model,
-	context: Context,
-	options: StreamOptions = {},
-): AssistantMessageEventStream {
-	const out = new AssistantStreamBuilder(model);
-	void run(model, context, options, out, (provider) => provider.rehearseReply);
-	return out.stream;
-}
-
-/** Whether the api's provider can rehearse a reply (loads it). */
-export async function canRehearse(api: string): Promise<boolean> {
-	return (await loadProvider(api)).rehearseReply !== undefined;
-}
-
-async function run(
-	model: Model,
-	context: Context,
-	options: StreamOptions,
-	out: AssistantStreamBuilder,
-	replyOf: ReplyFunction,
-): Promise<void> {
+async function run(model: Model, context: Context, options: StreamOptions, out: AssistantStreamBuilder): Promise<void> {
 	const callerSignal = options.signal;
 	const controller = new AbortController();
 	let idleMessage: string | undefined;
@@ -192,9 +111,7 @@ async function run(
 		const provider = await untilAborted(loadProvider(model.api), controller.signal);
 		unsubscribe = idleTimeoutMs ? watchProgress(out, armIdleTimer) : undefined;
 		armIdleTimer();
-		const reply = replyOf(provider);
-		if (!reply) throw new Error(`The provider of api "${model.api}" cannot rehearse a reply`);
-		await reply(model, context, { ...options, signal: controller.signal }, out);
+		await provider.streamReply(model, context, { ...options, signal: controller.signal }, out);
 		if (!out.isFinished) {
 			if (controller.signal.aborted) throw new Error(ABORTED_MESSAGE);
 			out.fail("Provider stream ended without a final message", false, providerError("network"));

@@ -30,9 +30,6 @@ export const httpsModule = onFirstUse<typeof import("node:https")>("node:https")
 /** node:http for code that runs before any provider request (the idle preload's loopback server). */
 export const httpModule = onFirstUse<typeof import("node:http")>("node:http");
 
-/** node:v8, for the flags the idle preload sets (src/platform/baseline-tier.ts). */
-export const v8Module = onFirstUse<typeof import("node:v8")>("node:v8");
-
 /** node:crypto: random ids read /dev/urandom where it exists (src/platform/random.ts); hashes and fallbacks load it. */
 export const cryptoModule = onFirstUse<typeof import("node:crypto")>("node:crypto");
 

@@ -1,7 +1,8 @@
 import { onTerminationSignal, takeOverStdoutWrites } from "../platform/process-io.js";
 import type { AgentSession } from "../runtime/agent-session.js";
-import { debugIdle, IdlePreload, startIdlePreload } from "../runtime/idle-preload.js";
-import { preloadSteps } from "../runtime/preload-steps.js";
+import { debugIdle, type IdleWork } from "../runtime/idle/idle-work.js";
+import { MemoryRelease } from "../runtime/idle/memory-release.js";
+import { preloadSteps, startPreload } from "../runtime/idle/preload-steps.js";
 import { killAllShells } from "../tools/shell-processes.js";
 import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
@@ -15,8 +16,6 @@ export const PROTOCOL_VERSION = 1;
 
 /** How long shutdown waits for running work to answer before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 5000;
-/** Quiet time after a prompt before `releaseMemory` runs. */
-const RELEASE_IDLE_MS = 5000;
 
 export interface RpcModeOptions {
 	version: string;
@@ -53,8 +52,8 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 	return new Promise((resolveExit) => {
 		let server: RpcServer | undefined;
 		let session: AgentSession | undefined;
-		let preload: IdlePreload | undefined;
-		let release: IdlePreload | undefined;
+		let preload: IdleWork | undefined;
+		let release: MemoryRelease | undefined;
 		const early: RecordText[] = [];
 		let shuttingDown = false;
 
@@ -145,40 +144,27 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 		);
 		for (const record of early.splice(0)) server.handleRecord(record);
 		if (shuttingDown) return;
-		if (idlePreload !== false) preload = startPreload(session);
+		if (idlePreload !== false) preload = preloadFor(session);
 		else if (debugIdle()) process.stderr.write("preload: off\n");
 		const releaseMemory = options.releaseMemory;
 		if (releaseMemory) {
 			const working = session;
+			const memory = new MemoryRelease(releaseMemory, () => working.isStreaming || working.isCompacting);
+			release = memory;
 			working.subscribe((event) => {
-				if (event.type !== "agent_settled" || shuttingDown || (release && release.remaining > 0)) return;
-				release = startRelease(working, releaseMemory);
+				if (event.type === "agent_settled" && !shuttingDown) memory.workEnded();
 			});
 		}
 	});
-}
-
-/** Runs `releaseMemory` once the process has been idle for RELEASE_IDLE_MS after a prompt. */
-function startRelease(session: AgentSession, releaseMemory: () => boolean): IdlePreload {
-	const run = () => {
-		const collected = releaseMemory();
-		if (debugIdle()) process.stderr.write(`idle: release-memory ${collected ? "collected" : "skipped"}\n`);
-	};
-	const release = new IdlePreload([{ name: "release-memory", run }], {
-		idleMs: RELEASE_IDLE_MS,
-		isBusy: () => session.isStreaming || session.isCompacting,
-	});
-	release.start();
-	return release;
 }
 
 /**
  * Loads, while no command arrives and no prompt runs, what the first prompt would otherwise load:
  * the model's provider SDK, the HTTP client, the validators, the tools' libraries.
  */
-function startPreload(session: AgentSession): IdlePreload {
+function preloadFor(session: AgentSession): IdleWork {
 	const steps = [...preloadSteps(session), { name: "command-validator", run: loadValidator }];
-	return startIdlePreload(steps, () => session.isStreaming || session.isCompacting);
+	return startPreload(steps, () => session.isStreaming || session.isCompacting);
 }
 
 /** The real stdout for protocol records; every other write to stdout goes to stderr. */

@@ -6,7 +6,6 @@ import { newShellTag, taggedEnvironment } from "./process-tree.js";
 import { scanOutputBytes } from "./shell-bytes.js";
 import { outputLimits, RollingTail, ShellTextDecoder } from "./shell-output.js";
 import { registerShell, shellExited, stopShellProcesses } from "./shell-processes.js";
-import { type ShellSpec, type StartedShell, scheduleSpare, takeSpare } from "./shell-spare.js";
 import { MAX_SPILL_BYTES, SpillFile } from "./shell-spill.js";
 import type { TruncationResult } from "./truncate.js";
 
@@ -83,11 +82,11 @@ function startFailure(cwd: string, error: Error): Error {
 }
 
 /** A shell of its own for `command`: `<shell> -c <command>`, tagged, in a process group of its own. */
-function startShell(spec: ShellSpec, command: string): StartedShell {
+function startShell(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv) {
 	const tag = newShellTag();
-	const child = childProcessModule().spawn(spec.shell, ["-c", command], {
-		cwd: spec.cwd,
-		env: taggedEnvironment(spec.env, tag),
+	const child = childProcessModule().spawn(shell, ["-c", command], {
+		cwd,
+		env: taggedEnvironment(env, tag),
 		stdio: ["ignore", "pipe", "pipe"],
 		detached: true,
 	});
@@ -170,15 +169,10 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		return Promise.resolve(finish({ cancelled: true, timedOut: false, code: null, signal: null }));
 	}
 	return new Promise<ShellRunResult>((resolve, reject) => {
-		const spec: ShellSpec = {
-			shell: options.shellPath ?? defaultShell(),
-			cwd: options.cwd,
-			env: options.env ?? process.env,
-		};
-		const shell = spec.shell;
-		let started: StartedShell;
+		const shell = options.shellPath ?? defaultShell();
+		let started: ReturnType<typeof startShell>;
 		try {
-			started = takeSpare(spec, options.command) ?? startShell(spec, options.command);
+			started = startShell(shell, options.command, options.cwd, options.env ?? process.env);
 		} catch (error) {
 			// Node throws for some failures of the child's set-up (a working directory that is a file).
 			reject(error instanceof Error ? startFailure(options.cwd, error) : error);
@@ -253,8 +247,6 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 			clearTimeout(graceTimer);
 			for (const stream of pipes) releaseStream(stream);
 			resolve(finish({ cancelled, timedOut, code: exit.code, signal: exit.signal }));
-			// The next command finds a shell waiting for it (shell-spare.ts).
-			scheduleSpare(spec);
 			// What the command left running in the background ends with the run that started it.
 			if (!stopping) options.signal?.addEventListener("abort", () => stopShellProcesses(tag), { once: true });
 		};

@@ -38,14 +38,9 @@ describe("the ACP process", () => {
 		await stderrShows(client, "preload: edit:diff loaded");
 		const steps = client.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(steps.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
-			"preload: jit:baseline loaded",
 			"preload: provider:anthropic-messages loaded",
 			`preload: connect:${harness.server.origin} loaded`,
-			"preload: http-client loaded",
-			"preload: warm-up:anthropic-messages loaded",
 			"preload: argument-validator loaded",
-			"preload: rehearsal:anthropic-messages loaded",
-			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",
 		]);
 		harness.server.enqueue(textReply("after the preload"));

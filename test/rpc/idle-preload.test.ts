@@ -12,20 +12,15 @@ function enqueueToolLoop(): void {
 }
 
 describe("loading ahead while idle", () => {
-	it("loads the provider SDK, connects to the model's server, loads the HTTP client, the validators and the diff library once idle", async () => {
+	it("loads the provider SDK, connects to the model's server, loads the validators and the diff library once idle", async () => {
 		const { agent } = await startAgent(harness.server, { env: DEBUG });
 		await agent.ok({ type: "get_state" });
 		await stderrShows(agent, "preload: command-validator loaded");
 		const lines = agent.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(lines.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
-			"preload: jit:baseline loaded",
 			"preload: provider:anthropic-messages loaded",
 			`preload: connect:${harness.server.origin} loaded`,
-			"preload: http-client loaded",
-			"preload: warm-up:anthropic-messages loaded",
 			"preload: argument-validator loaded",
-			"preload: rehearsal:anthropic-messages loaded",
-			"preload: bash:spawn loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",
 		]);

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LineSplitter, type RecordText, readRecords } from "../../src/rpc/framing.js";
-import { IdlePreload } from "../../src/runtime/idle-preload.js";
+import { IdleWork } from "../../src/runtime/idle/idle-work.js";
 
 beforeEach(() => {
 	vi.useFakeTimers();
@@ -13,7 +13,7 @@ afterEach(() => {
 describe("input and idle work", () => {
 	it("a record still arriving is activity: no step starts until the input has been quiet", async () => {
 		const ran: string[] = [];
-		const preload = new IdlePreload([{ name: "step", run: () => void ran.push("step") }], {
+		const preload = new IdleWork([{ name: "step", run: () => void ran.push("step") }], {
 			idleMs: 100,
 			isBusy: () => false,
 		});

@@ -7,7 +7,6 @@ import type { Context, Model, StreamOptions } from "../types.js";
 import { toReplyError } from "./anthropic-errors.js";
 import { AnthropicEventReader } from "./anthropic-events.js";
 import { buildAnthropicRequest } from "./anthropic-request.js";
-import { cannedEventStream, WARM_UP_BASE_URL } from "./warm-up.js";
 
 /** Sent when no key is configured (local servers need none); the runtime checked beforehand. */
 const PLACEHOLDER_API_KEY = "atomic-no-key";
@@ -90,81 +89,4 @@ async function streamWith(
 	} catch (error) {
 		throw toReplyError(error);
 	}
-}
-
-/** A reply with a text and a tool call, as the Messages API streams it. */
-const WARM_UP_EVENTS = [
-	{
-		type: "message_start",
-		message: {
-			id: "msg_warm_up",
-			type: "message",
-			role: "assistant",
-			model: "warm-up",
-			content: [],
-			stop_reason: null,
-			stop_sequence: null,
-			usage: { input_tokens: 1, output_tokens: 0 },
-		},
-	},
-	{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-	{ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ok" } },
-	{ type: "content_block_stop", index: 0 },
-	{
-		type: "content_block_start",
-		index: 1,
-		content_block: { type: "tool_use", id: "toolu_warm", name: "warm", input: {} },
-	},
-	{ type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"a":1}' } },
-	{ type: "content_block_stop", index: 1 },
-	{ type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 2 } },
-	{ type: "message_stop" },
-];
-
-/** The canned reply to a request whose last message is a tool result: a text. */
-const WARM_UP_TEXT_EVENTS = [
-	WARM_UP_EVENTS[0],
-	...WARM_UP_EVENTS.slice(1, 4),
-	{ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 1 } },
-	{ type: "message_stop" },
-];
-
-function warmUpClient(events: readonly object[]): MessagesClient {
-	return new MessagesClient({
-		apiKey: PLACEHOLDER_API_KEY,
-		baseURL: WARM_UP_BASE_URL,
-		maxRetries: 0,
-		logger: stderrLogger,
-		fetch: cannedEventStream(events, true),
-	});
-}
-
-/**
- * streamReply's own code (request building, the SDK, the event reader) against a canned reply
- * instead of the network: a text and a call to the tool `warm`, or only a text once the context
- * ends with a tool result (see ProviderModule.rehearseReply in registry.ts).
- */
-export async function rehearseReply(
-	model: Model,
-	context: Context,
-	options: StreamOptions,
-	out: AssistantStreamBuilder,
-): Promise<void> {
-	const afterTool = context.messages.at(-1)?.role === "toolResult";
-	await streamWith(warmUpClient(afterTool ? WARM_UP_TEXT_EVENTS : WARM_UP_EVENTS), model, context, options, out);
-}
-
-/**
- * Runs one streamed request through the SDK and the event reader against a canned reply (no
- * network), so that the first real request does not compile their code paths.
- */
-export async function warmUp(): Promise<void> {
-	const client = warmUpClient(WARM_UP_EVENTS);
-	const stream = await client.messages.create({
-		model: "warm-up",
-		max_tokens: 1,
-		messages: [{ role: "user", content: "." }],
-		stream: true,
-	});
-	for await (const event of stream) if (event.type === "message_stop") break;
 }

@@ -4,7 +4,6 @@ import { networkCode, ProviderFailure, providerError, retryAfterFromError } from
 import { providerFetch } from "../http-transport.js";
 import type { Model, StreamOptions } from "../types.js";
 import { classifyOpenAIFailure, failureFields, withStatus } from "./openai-errors.js";
-import { WARM_UP_BASE_URL } from "./warm-up.js";
 
 /** Sent when the caller has no key: local OpenAI-compatible servers ignore it, the SDK requires one. */
 const PLACEHOLDER_API_KEY = "atomic-no-api-key";
@@ -45,20 +44,6 @@ export function connectOpenAI(model: Model, options: StreamOptions): OpenAIConne
 		},
 	});
 	return { client, toFailure: (error) => normalizeOpenAIError(error, lastErrorBody) };
-}
-
-/** A client whose requests `fetchReply` answers (a warm-up: see warm-up.ts). */
-export function warmUpClient(fetchReply: typeof fetch): OpenAI {
-	return new OpenAI({
-		apiKey: PLACEHOLDER_API_KEY,
-		adminAPIKey: null,
-		organization: null,
-		project: null,
-		baseURL: WARM_UP_BASE_URL,
-		maxRetries: 0,
-		logger: stderrLogger,
-		fetch: fetchReply,
-	});
 }
 
 /**

@@ -2,16 +2,16 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
-import { IdlePreload, type PreloadReport } from "../../src/runtime/idle-preload.js";
-import { type PreloadStep, preloadSteps } from "../../src/runtime/preload-steps.js";
-import { startSession } from "./helpers.js";
+import { type IdleStep, type IdleStepReport, IdleWork } from "../../../src/runtime/idle/idle-work.js";
+import { preloadSteps } from "../../../src/runtime/idle/preload-steps.js";
+import { startSession } from "../helpers.js";
 
 const run = promisify(execFile);
 
 // Counts loads of the Anthropic provider module (which imports the SDK): the factory runs on its
 // first import only. (The test support imports the SDK's error classes itself.)
 const sdkLoads = vi.hoisted(() => ({ count: 0 }));
-vi.mock("../../src/llm/providers/anthropic-messages.js", async (importOriginal) => {
+vi.mock("../../../src/llm/providers/anthropic-messages.js", async (importOriginal) => {
 	sdkLoads.count++;
 	return importOriginal();
 });
@@ -28,12 +28,12 @@ function until(check: () => boolean): { poke: () => void; reached: Promise<void>
 	return { poke, reached };
 }
 
-describe("IdlePreload", () => {
+describe("IdleWork", () => {
 	it("runs every step once it is quiet, in order, and reports each", async () => {
 		const ran: string[] = [];
-		const steps: PreloadStep[] = ["a", "b", "c"].map((name) => ({ name, run: () => void ran.push(name) }));
-		const reports: PreloadReport[] = [];
-		const preload = new IdlePreload(steps, {
+		const steps: IdleStep[] = ["a", "b", "c"].map((name) => ({ name, run: () => void ran.push(name) }));
+		const reports: IdleStepReport[] = [];
+		const preload = new IdleWork(steps, {
 			idleMs: 5,
 			isBusy: () => false,
 			onStep: (report) => reports.push(report),
@@ -50,7 +50,7 @@ describe("IdlePreload", () => {
 		let checks = 0;
 		const ran: string[] = [];
 		const watch = until(() => checks >= 3);
-		const preload = new IdlePreload([{ name: "a", run: () => void ran.push("a") }], {
+		const preload = new IdleWork([{ name: "a", run: () => void ran.push("a") }], {
 			idleMs: 5,
 			isBusy: () => {
 				checks++;
@@ -72,8 +72,8 @@ describe("IdlePreload", () => {
 		let busy = false;
 		let checksAfterInput = 0;
 		const watch = until(() => checksAfterInput >= 3);
-		let preload: IdlePreload | undefined;
-		const steps: PreloadStep[] = [
+		let preload: IdleWork | undefined;
+		const steps: IdleStep[] = [
 			{
 				name: "a",
 				run: () => {
@@ -85,7 +85,7 @@ describe("IdlePreload", () => {
 			},
 			{ name: "b", run: () => void ran.push("b") },
 		];
-		preload = new IdlePreload(steps, {
+		preload = new IdleWork(steps, {
 			idleMs: 5,
 			isBusy: () => {
 				if (busy) {
@@ -106,15 +106,15 @@ describe("IdlePreload", () => {
 	});
 
 	it("reports a failing step and runs the others", async () => {
-		const reports: PreloadReport[] = [];
-		const steps: PreloadStep[] = [
+		const reports: IdleStepReport[] = [];
+		const steps: IdleStep[] = [
 			{
 				name: "broken",
 				run: () => Promise.reject(new Error("no such module")),
 			},
 			{ name: "fine", run: () => undefined },
 		];
-		const preload = new IdlePreload(steps, {
+		const preload = new IdleWork(steps, {
 			idleMs: 1,
 			isBusy: () => false,
 			onStep: (report) => reports.push(report),
@@ -129,7 +129,7 @@ describe("IdlePreload", () => {
 
 	it("runs nothing after stop()", async () => {
 		const ran: string[] = [];
-		const preload = new IdlePreload([{ name: "a", run: () => void ran.push("a") }], {
+		const preload = new IdleWork([{ name: "a", run: () => void ran.push("a") }], {
 			idleMs: 1,
 			isBusy: () => false,
 		});
@@ -141,23 +141,18 @@ describe("IdlePreload", () => {
 });
 
 describe("preloadSteps", () => {
-	it("turns on baseline compilation, covers the model's provider SDK and a canned request through it, the HTTP client, the validator, a bash spawn and the edit tool's diff", async () => {
+	it("covers the model's provider SDK, the connection to its server, the validator and the edit tool's diff", async () => {
 		const { session } = startSession();
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
-			"jit:baseline",
 			"provider:anthropic-messages",
 			"connect:http://127.0.0.1:9",
-			"http-client",
-			"warm-up:anthropic-messages",
 			"argument-validator",
-			"rehearsal:anthropic-messages",
-			"bash:spawn",
 			"edit:diff",
 		]);
 		expect(sdkLoads.count).toBe(0);
-		const reports: PreloadReport[] = [];
-		const preload = new IdlePreload(steps, {
+		const reports: IdleStepReport[] = [];
+		const preload = new IdleWork(steps, {
 			idleMs: 1,
 			isBusy: () => session.isStreaming,
 			onStep: (report) => reports.push(report),
@@ -175,12 +170,8 @@ describe("preloadSteps", () => {
 	it("offers no tool validator or diff when no tool is enabled", () => {
 		const { session } = startSession({ create: { tools: [] } });
 		expect(preloadSteps(session).map((step) => step.name)).toEqual([
-			"jit:baseline",
 			"provider:anthropic-messages",
 			"connect:http://127.0.0.1:9",
-			"http-client",
-			"warm-up:anthropic-messages",
-			"rehearsal:anthropic-messages",
 		]);
 	});
 
@@ -188,26 +179,20 @@ describe("preloadSteps", () => {
 		vi.stubEnv("ATOMIC_OFFLINE", value);
 		try {
 			const { session } = startSession({ create: { tools: [] } });
-			expect(preloadSteps(session).map((step) => step.name)).toEqual([
-				"jit:baseline",
-				"provider:anthropic-messages",
-				"http-client",
-				"warm-up:anthropic-messages",
-				"rehearsal:anthropic-messages",
-			]);
+			expect(preloadSteps(session).map((step) => step.name)).toEqual(["provider:anthropic-messages"]);
 		} finally {
 			vi.unstubAllEnvs();
 		}
 	});
 });
 
-describe("IdlePreload in a quiet process", () => {
+describe("IdleWork in a quiet process", () => {
 	it("goes from step to step without waiting for other events to wake the loop", async () => {
 		// The fixture's only other handle is a timer 20 s away: a step that waited for the loop to
 		// wake would not run before the timer, which reports the stall. V8's memory reducer, whose
 		// delayed task wakes the loop some seconds after start, is off so that it cannot hide one.
-		const fixture = fileURLToPath(new URL("./fixtures/idle-preload-alone.ts", import.meta.url));
-		const jiti = fileURLToPath(new URL("../../node_modules/jiti/lib/jiti-cli.mjs", import.meta.url));
+		const fixture = fileURLToPath(new URL("./fixtures/idle-work-alone.ts", import.meta.url));
+		const jiti = fileURLToPath(new URL("../../../node_modules/jiti/lib/jiti-cli.mjs", import.meta.url));
 		const { stdout } = await run(process.execPath, ["--no-memory-reducer", jiti, fixture], { timeout: 60_000 });
 		expect(stdout.trim()).toBe("finished a,b,c");
 	}, 90_000);

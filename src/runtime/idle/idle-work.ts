@@ -1,9 +1,14 @@
-import type { PreloadStep } from "./preload-steps.js";
+/** One piece of work done while the process is idle: a module loaded ahead, memory given back. */
+export interface IdleStep {
+	/** What it does, for diagnostics: `provider:anthropic-messages`, `edit:diff`, `release-memory`. */
+	name: string;
+	run(): Promise<void> | void;
+}
 
 /** Quiet time (no input, nothing running) before the next step starts. */
-export const DEFAULT_PRELOAD_IDLE_MS = 100;
+export const DEFAULT_IDLE_MS = 100;
 
-export interface PreloadReport {
+export interface IdleStepReport {
 	name: string;
 	/** How long the step took, wall clock. */
 	ms: number;
@@ -11,24 +16,24 @@ export interface PreloadReport {
 	error?: string;
 }
 
-export interface IdlePreloadOptions {
-	/** Default DEFAULT_PRELOAD_IDLE_MS. */
+export interface IdleWorkOptions {
+	/** Default DEFAULT_IDLE_MS. */
 	idleMs?: number;
 	/** True while the session works (a prompt, a compaction): no step starts then. */
 	isBusy(): boolean;
 	/** Told after each step (diagnostics). */
-	onStep?(report: PreloadReport): void;
+	onStep?(report: IdleStepReport): void;
 }
 
 /**
- * Runs preload steps one at a time while the process has nothing else to do: a step starts only
+ * Runs steps one at a time while the process has nothing else to do: a step starts only
  * once no input has arrived for `idleMs` and the session is not busy; input that arrives stops
  * further steps until it is quiet again. A step that is running is not interrupted (one module
  * import), so a command waits at most for that one step. Nothing here throws or keeps the process
  * alive.
  */
-export class IdlePreload {
-	private readonly pending: PreloadStep[];
+export class IdleWork {
+	private readonly pending: IdleStep[];
 	private readonly idleMs: number;
 	private timer: NodeJS.Timeout | undefined;
 	private running = false;
@@ -40,11 +45,11 @@ export class IdlePreload {
 	readonly finished: Promise<void>;
 
 	constructor(
-		steps: readonly PreloadStep[],
-		private readonly options: IdlePreloadOptions,
+		steps: readonly IdleStep[],
+		private readonly options: IdleWorkOptions,
 	) {
 		this.pending = [...steps];
-		this.idleMs = options.idleMs ?? DEFAULT_PRELOAD_IDLE_MS;
+		this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
 		this.finished = new Promise((resolve) => {
 			this.resolveFinished = resolve;
 		});
@@ -53,6 +58,11 @@ export class IdlePreload {
 	/** Steps left to run. */
 	get remaining(): number {
 		return this.pending.length;
+	}
+
+	/** Every step has run (not stopped before). */
+	get completed(): boolean {
+		return !this.stopped && this.pending.length === 0 && !this.running;
 	}
 
 	/** Starts waiting for quiet time (once start-up has answered). */
@@ -121,17 +131,4 @@ export class IdlePreload {
 /** ATOMIC_DEBUG_IDLE=1: what the process does while idle (preload steps, memory release) goes to stderr. */
 export function debugIdle(): boolean {
 	return process.env.ATOMIC_DEBUG_IDLE === "1";
-}
-
-/** Starts an IdlePreload of `steps`, reporting each step on stderr when ATOMIC_DEBUG_IDLE=1. */
-export function startIdlePreload(steps: readonly PreloadStep[], isBusy: () => boolean): IdlePreload {
-	const preload = new IdlePreload(steps, {
-		isBusy,
-		onStep: debugIdle()
-			? ({ name, ms, error }) =>
-					process.stderr.write(`preload: ${name} ${error ? `failed: ${error}` : "loaded"} (${ms.toFixed(1)} ms)\n`)
-			: undefined,
-	});
-	preload.start();
-	return preload;
 }
