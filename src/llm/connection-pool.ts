@@ -8,9 +8,18 @@ type ConnectionCallback = (error: Error | null, stream: Duplex) => void;
 
 const AGENT_OPTIONS = { keepAlive: true };
 
+/**
+ * How long a held connection may wait to be taken. A connection can look open long after it died:
+ * a laptop's sleep or a NAT's idle timeout drops it without a word to either end. An older one is
+ * closed and the request connects as it would have. Wall-clock time: it runs on during a sleep.
+ */
+export const HELD_MAX_AGE_MS = 30_000;
+
 /** A connection opened ahead of the first request to its origin, waiting to be taken. */
 interface Held {
 	socket: Socket;
+	/** Date.now() when it was opened. */
+	openedAt: number;
 	/** The TLS server name it was opened with (https), as the request's would be. */
 	servername: string | undefined;
 	/** Removes the listeners that watch it while it waits. */
@@ -20,13 +29,17 @@ interface Held {
 /** By `scheme//host:port`. A connection leaves when a request takes it, or when it closes or fails. */
 const held = new Map<string, Held>();
 
+/** Sockets that were held before a request took them (see wasOpenBefore). */
+const taken = new WeakSet<Socket>();
+
 function originKey(protocol: string, host: string | null | undefined, port: string | number | null | undefined) {
 	return `${protocol}//${host ?? ""}:${String(port ?? "")}`;
 }
 
 /**
  * The connection held for the origin a new connection is being made to, if it is still usable:
- * open (or still opening), not ended by the server, and made for the same TLS server name.
+ * open (or still opening), not ended by the server, younger than HELD_MAX_AGE_MS, and made for
+ * the same TLS server name.
  */
 function takeHeld(protocol: string, options: ClientRequestArgs & { servername?: string | null }): Socket | undefined {
 	const key = originKey(protocol, options.host, options.port);
@@ -36,11 +49,13 @@ function takeHeld(protocol: string, options: ClientRequestArgs & { servername?: 
 	entry.release();
 	const { socket } = entry;
 	const sameName = protocol !== "https:" || (options.servername || undefined) === entry.servername;
-	if (socket.destroyed || !socket.writable || socket.readableEnded || !sameName) {
+	const fresh = Date.now() - entry.openedAt < HELD_MAX_AGE_MS;
+	if (socket.destroyed || !socket.writable || socket.readableEnded || !sameName || !fresh) {
 		socket.destroy();
 		return undefined;
 	}
 	socket.ref();
+	taken.add(socket);
 	return socket;
 }
 
@@ -138,6 +153,7 @@ export function preconnect(url: string, waitMs = PRECONNECT_WAIT_MS): Promise<vo
 		};
 		const entry: Held = {
 			socket,
+			openedAt: Date.now(),
 			servername,
 			release() {
 				socket.off(ready, onReady);
@@ -158,6 +174,31 @@ function pooled(agent: HttpAgent, host: string, port: number): boolean {
 	return [agent.sockets, agent.freeSockets].some((byName) =>
 		Object.keys(byName).some((name) => name.startsWith(prefix)),
 	);
+}
+
+/**
+ * Whether a request's socket was open before the request: opened ahead (held), or kept alive
+ * from an earlier request (`reusedSocket`). Such a connection may have died unnoticed; a fresh one
+ * cannot have.
+ */
+export function wasOpenBefore(socket: Socket | null, reusedSocket: boolean): boolean {
+	return reusedSocket || (socket !== null && taken.has(socket));
+}
+
+/**
+ * Closes the pool's idle connections to `host:port`: after one of them failed, the others, opened
+ * as long ago, are as likely dead.
+ */
+export function dropIdleConnections(target: URL): void {
+	const secure = target.protocol === "https:";
+	const host = target.hostname.startsWith("[") ? target.hostname.slice(1, -1) : target.hostname;
+	const port = target.port === "" ? (secure ? 443 : 80) : Number(target.port);
+	const agent = secure ? httpsAgent : httpAgent;
+	if (!agent) return;
+	const prefix = `${host}:${port}:`;
+	for (const [name, sockets] of Object.entries(agent.freeSockets)) {
+		if (name.startsWith(prefix)) for (const socket of sockets ?? []) socket.destroy();
+	}
 }
 
 /** Closes the held connections (tests; a process that ends drops them anyway). */

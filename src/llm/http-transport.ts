@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { httpsModule } from "../platform/lazy-builtins.js";
-import { agentFor } from "./connection-pool.js";
+import { agentFor, dropIdleConnections, wasOpenBefore } from "./connection-pool.js";
 
 /**
  * A `fetch` for the provider SDKs over node:http(s): one keep-alive connection pool per scheme, the
@@ -104,10 +104,37 @@ async function send(target: URL, first: Outgoing): Promise<Response> {
 }
 
 /**
- * One request; resolves with the response head. A request that fails is not sent again, even on
- * a kept-alive connection: the server may have taken it (retrying is the agent's decision).
+ * One request; resolves with the response head. A request that fails on a connection that was open
+ * before it (opened ahead, or kept alive from an earlier request) before a single byte of the
+ * response arrived is sent once more, on a new connection: such a connection may have died
+ * unnoticed (a sleep, a NAT's timeout, a server closing it as the request went out), and a server
+ * that sent nothing back has given no answer to lose. Any other failure is not sent again
+ * (retrying is the agent's decision).
  */
-function exchange(target: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
+async function exchange(target: URL, outgoing: Outgoing): Promise<IncomingMessage> {
+	try {
+		return await exchangeOnce(target, outgoing);
+	} catch (error) {
+		if (!(error instanceof StaleConnection) || outgoing.signal?.aborted) throw unwrap(error);
+		dropIdleConnections(target);
+		return exchangeOnce(target, outgoing).catch((again: unknown) => {
+			throw unwrap(again);
+		});
+	}
+}
+
+/** A failure before any response byte, on a connection that was open before the request. */
+class StaleConnection extends Error {
+	constructor(readonly failure: TypeError) {
+		super(failure.message, { cause: failure });
+	}
+}
+
+function unwrap(error: unknown): unknown {
+	return error instanceof StaleConnection ? error.failure : error;
+}
+
+function exchangeOnce(target: URL, { method, headers, body, signal }: Outgoing): Promise<IncomingMessage> {
 	return new Promise((resolve, reject) => {
 		if (signal?.aborted) {
 			reject(abortReason(signal));
@@ -133,7 +160,9 @@ function exchange(target: URL, { method, headers, body, signal }: Outgoing): Pro
 		});
 		request.on("error", (error) => {
 			settle();
-			reject(signal?.aborted ? abortReason(signal) : fetchFailed(error));
+			if (signal?.aborted) reject(abortReason(signal));
+			else if (wasOpenBefore(request.socket, request.reusedSocket)) reject(new StaleConnection(fetchFailed(error)));
+			else reject(fetchFailed(error));
 		});
 		request.end(bytes);
 	});
