@@ -1,48 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startAgent, stderrShows, uniqueToken, useRpcHarness } from "../rpc/helpers.js";
 import { textReply, toolReply } from "../support/llm-server.js";
+import { descendants, environmentOf } from "../tools/process-helpers.js";
 
 const harness = useRpcHarness();
-
-/** Every live descendant of `root`, from /proc's parent links. */
-function descendants(root: number): number[] {
-	const parents = new Map<number, number>();
-	for (const name of readdirSync("/proc")) {
-		if (!/^\d+$/.test(name)) continue;
-		let stat: string;
-		try {
-			stat = readFileSync(join("/proc", name, "stat"), "utf8");
-		} catch (error) {
-			// The process ended between the listing and the read.
-			if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ESRCH")) continue;
-			throw error;
-		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ")".
-		const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-		parents.set(Number(name), ppid);
-	}
-	const found: number[] = [];
-	for (const pid of parents.keys()) {
-		for (let up = parents.get(pid); up !== undefined && up > 1; up = parents.get(up)) {
-			if (up === root) {
-				found.push(pid);
-				break;
-			}
-		}
-	}
-	return found;
-}
-
-function environmentOf(pid: number): string {
-	try {
-		return readFileSync(join("/proc", String(pid), "environ"), "utf8");
-	} catch (error) {
-		if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ESRCH")) return "";
-		throw error;
-	}
-}
 
 /**
  * How long a check of absence looks: a process started "soon" after the preload or a command (a

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /**
  * Pids of processes (not zombies) whose argv is exactly `args`. Tests use arguments no other
@@ -70,5 +71,44 @@ export async function waitForPath(path: string, timeoutMs = 5000): Promise<void>
 	while (!existsSync(path)) {
 		if (Date.now() > deadline) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
 		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+/** Every live descendant of `root`, from /proc's parent links. */
+export function descendants(root: number): number[] {
+	const parents = new Map<number, number>();
+	for (const name of readdirSync("/proc")) {
+		if (!/^\d+$/.test(name)) continue;
+		let stat: string;
+		try {
+			stat = readFileSync(join("/proc", name, "stat"), "utf8");
+		} catch (error) {
+			// The process ended between the listing and the read.
+			if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ESRCH")) continue;
+			throw error;
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ")".
+		const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+		parents.set(Number(name), ppid);
+	}
+	const found: number[] = [];
+	for (const pid of parents.keys()) {
+		for (let up = parents.get(pid); up !== undefined && up > 1; up = parents.get(up)) {
+			if (up === root) {
+				found.push(pid);
+				break;
+			}
+		}
+	}
+	return found;
+}
+
+/** A process's environment as /proc shows it (NUL-separated); empty once it has ended. */
+export function environmentOf(pid: number): string {
+	try {
+		return readFileSync(join("/proc", String(pid), "environ"), "utf8");
+	} catch (error) {
+		if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ESRCH")) return "";
+		throw error;
 	}
 }
