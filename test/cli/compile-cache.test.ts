@@ -14,44 +14,12 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Compiled, RECORDER } from "../support/compile-cache-recorder.js";
 import { LlmServer, textReply, toolReply } from "../support/llm-server.js";
 import { CLI, makeAgentDir } from "../support/rpc-process.js";
 
 const DIST = dirname(CLI);
 const CACHE = join(DIST, "compile-cache", `${process.versions.v8}-${process.arch}`);
-/**
- * Preloaded into the CLI: logs, at exit, each script compiled with cached data, whether V8 took it,
- * the size of that cache and the size of the cache V8 would make of the script now (it holds every
- * function compiled so far: what the run compiled beyond the cache makes it larger).
- */
-const RECORDER = `
-const vm = require("node:vm");
-const { appendFileSync } = require("node:fs");
-const Script = vm.Script;
-const seen = [];
-vm.Script = class extends Script {
-	constructor(code, options) {
-		super(code, options);
-		if (options && options.cachedData)
-			seen.push({ file: options.filename, rejected: this.cachedDataRejected, size: options.cachedData.length, script: this });
-	}
-};
-process.on("exit", () =>
-	appendFileSync(
-		process.env.RECORD_TO,
-		JSON.stringify(seen.map(({ script, ...entry }) => ({ ...entry, atExit: script.createCachedData().length }))),
-	),
-);
-`;
-
-interface Compiled {
-	file: string;
-	rejected: boolean;
-	/** The cache's size, and that of the cache V8 would make at exit. */
-	size: number;
-	atExit: number;
-}
-
 const cleanups: (() => void)[] = [];
 afterEach(() => {
 	for (const cleanup of cleanups.splice(0)) cleanup();

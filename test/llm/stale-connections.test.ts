@@ -1,12 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-	closeHeldConnections,
-	HELD_MAX_AGE_MS,
-	heldConnections,
-	preconnect,
-} from "../../src/llm/connection-pool.js";
+import { closeHeldConnections, HELD_MAX_AGE_MS, heldConnections, preconnect } from "../../src/llm/connection-pool.js";
 import { providerFetch } from "../../src/llm/http-transport.js";
 
 /**
