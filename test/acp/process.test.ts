@@ -32,6 +32,20 @@ async function stderrShows(client: { stderr: string; child: { stderr: NodeJS.Rea
 }
 
 describe("the ACP process", () => {
+	it("tunes its heap as RPC mode does: the young generation is capped, and memory is given back once idle after a prompt", async () => {
+		const { client, dirs } = await harness.start({ env: { ATOMIC_DEBUG_IDLE: "1" } });
+		await stderrShows(client, "heap: tuning on");
+		const sessionId = await client.newSession(dirs.work);
+		harness.server.enqueue(textReply("hello"));
+		await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+		// After 5 s without input, whether there was enough to collect or not.
+		await stderrShows(client, "idle: release-memory ");
+		expect(client.stderr).toMatch(/idle: release-memory (collected|skipped)\n/);
+		harness.server.enqueue(textReply("again"));
+		const answer = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+		expect(answer.stopReason).toBe("end_turn");
+	});
+
 	it("loads what the first prompt needs once idle after its first session, unless settings say idlePreload: false", async () => {
 		const { client, dirs } = await harness.start({ env: { ATOMIC_DEBUG_IDLE: "1" } });
 		const sessionId = await client.newSession(dirs.work);
