@@ -1,5 +1,6 @@
-// The SDK entry point: everything an embedder imports from "atomic-agent".
-//  - the LLM layer (models, streaming, the catalog and models.json, credentials);
+// The SDK entry point: everything an embedder imports from "atomic-agent", named one by one (docs/sdk.md,
+// "What the package exports", lists the same names; a test compares them).
+//  - the LLM layer: the model and message types, streaming a reply, cost, custom wire protocols;
 //  - AgentSession and createAgentSession: the whole agent in-process;
 //  - RpcClient: the same agent as a subprocess over the JSON-lines protocol;
 //  - the types an extension is written against.
@@ -24,7 +25,43 @@ export type {
 	ExtensionToolContext,
 	ToolDefinition,
 } from "./extensions/types.js";
-export * from "./llm/index.js";
+export { calculateCost, emptyUsage } from "./llm/cost.js";
+export { type ProviderError, type ProviderErrorKind, ProviderFailure, providerError } from "./llm/errors.js";
+export { AssistantMessageEventStream } from "./llm/event-stream.js";
+export { preloadModelsJsonValidator } from "./llm/models-json.js";
+export {
+	type ProviderLoader,
+	type ProviderModule,
+	registerProvider,
+	streamModel,
+} from "./llm/registry.js";
+export type { AssistantStreamBuilder, UsageUpdate } from "./llm/stream-builder.js";
+export { supportedThinkingLevels } from "./llm/thinking.js";
+export {
+	type Api,
+	type AssistantMessage,
+	type AssistantMessageEvent,
+	type AssistantMessageEventType,
+	type Context,
+	type CostBreakdown,
+	type ImageContent,
+	type Message,
+	type Model,
+	type ModelCompat,
+	type ModelCost,
+	type StopReason,
+	type StreamOptions,
+	type TextContent,
+	THINKING_LEVELS,
+	type ThinkingContent,
+	type ThinkingLevel,
+	type ThinkingLevelMap,
+	type Tool,
+	type ToolCall,
+	type ToolResultMessage,
+	type Usage,
+	type UserMessage,
+} from "./llm/types.js";
 export type {
 	McpServerConfig,
 	McpServerInfo,
@@ -34,6 +71,33 @@ export type {
 	McpTransportKind,
 } from "./mcp/types.js";
 export type { ApprovalDecision, ApprovalMode } from "./permissions/index.js";
+export type {
+	AssistantMessageDelta,
+	BashExecutionUpdateEvent,
+	ConfirmRequest,
+	EditorRequest,
+	InputRequest,
+	MessageUpdateEvent,
+	NotifyRequest,
+	QueueUpdateEvent,
+	ReadyEvent,
+	RpcEvent,
+	RpcEventOf,
+	RpcEventType,
+	RpcResponse,
+	SelectRequest,
+	SessionWireEvent,
+	SetEditorTextRequest,
+	SetStatusRequest,
+	SetTitleRequest,
+	SetWidgetRequest,
+	ToolApprovalRequestEvent,
+	ToolApprovalResolvedEvent,
+	UiAnswer,
+	UiDialogRequest,
+	UiNoticeRequest,
+	UiRequest,
+} from "./rpc/client/index.js";
 export {
 	type ApprovalRequestHandler,
 	type BashOptions,
@@ -59,7 +123,6 @@ export {
 	UNTIMED_COMMANDS,
 	type WaitOptions,
 } from "./rpc/client/index.js";
-export type * from "./rpc/client/types.js";
 export {
 	AgentSession,
 	type AgentSessionOptions,

@@ -13,5 +13,31 @@ export type {
 	PromptOutcome,
 	RpcModel,
 } from "./results.js";
-export type * from "./types.js";
+export type {
+	AssistantMessageDelta,
+	BashExecutionUpdateEvent,
+	ConfirmRequest,
+	EditorRequest,
+	InputRequest,
+	MessageUpdateEvent,
+	NotifyRequest,
+	QueueUpdateEvent,
+	ReadyEvent,
+	RpcEvent,
+	RpcEventOf,
+	RpcEventType,
+	RpcResponse,
+	SelectRequest,
+	SessionWireEvent,
+	SetEditorTextRequest,
+	SetStatusRequest,
+	SetTitleRequest,
+	SetWidgetRequest,
+	ToolApprovalRequestEvent,
+	ToolApprovalResolvedEvent,
+	UiAnswer,
+	UiDialogRequest,
+	UiNoticeRequest,
+	UiRequest,
+} from "./types.js";
 export type { UiRequestHandler } from "./ui.js";
