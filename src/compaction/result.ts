@@ -8,6 +8,8 @@ export type CompactionRung = "planned" | "fresh" | "extension";
 /** The result of one compaction: the RPC `compact` response data and `compaction_end.result`. */
 export interface CompactionResult {
 	compactedText: string;
+	/** The same text as compactedText, under the name pi's clients read (the `compact` response, `compaction_end`). */
+	summary: string;
 	/** The first entry still replayed after the compacted text, or null when none is. */
 	firstKeptEntryId: string | null;
 	/** Whole-context estimate before compacting. */
@@ -38,7 +40,7 @@ export function buildCompactionResult(fields: {
 	rung: CompactionRung;
 	stats: CompactionStats;
 }): CompactionResult {
-	return { ...fields, promptVersion: COMPACTION_PROMPT_VERSION };
+	return { ...fields, summary: fields.compactedText, promptVersion: COMPACTION_PROMPT_VERSION };
 }
 
 export function compactionDetails(result: CompactionResult): VerbatimCompactionDetails {

@@ -130,15 +130,12 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	get_available_thinking_levels: (_command, { session }) => ({ levels: session.availableThinkingLevels() }),
 	set_steering_mode: (command, { session }) => session.setSteeringMode(command.mode),
 	set_follow_up_mode: (command, { session }) => session.setFollowUpMode(command.mode),
-	compact: async (command, { session }) => {
-		const result = await session.compact({
+	compact: (command, { session }) =>
+		session.compact({
 			compression_ratio: command.compression_ratio,
 			preserve_recent: command.preserve_recent,
 			query: command.query ?? command.customInstructions,
-		});
-		// pi's clients read the text as `summary`.
-		return { ...result, summary: result.compactedText };
-	},
+		}),
 	abort_compaction: (_command, { session }) => {
 		session.abortCompaction();
 	},

@@ -37,6 +37,7 @@ describe("runCompaction", () => {
 		const compactedText = ["(filtered 10 lines)", ...numberedLines(10, "xxxx", 11)].join("\n");
 		expect(result).toEqual({
 			compactedText,
+			summary: compactedText,
 			firstKeptEntryId: "m7",
 			tokensBefore: 1000,
 			promptVersion: 3,

@@ -106,7 +106,7 @@ describe("anthropic-messages errors inside the stream", () => {
 		server.enqueue({ blocks: [{ type: "text", text: "Hello" }], fault: "reset", faultAfterFrames: 4 });
 		const message = await streamModel(testModel(server, "anthropic-messages"), hello).result();
 		expect(message.stopReason).toBe("error");
-		expect(message.errorMessage).toMatch(/^Connection error\./);
+		expect(message.errorMessage).toBe("fetch failed (ECONNRESET)");
 		expect(errorClass(message)).toBe("transient");
 	});
 });

@@ -37,7 +37,7 @@ const CASES: FaultCase[] = [
 	{
 		name: "connection reset mid-stream",
 		reply: { ...STREAM, fault: "reset", faultAfterFrames: 3 },
-		outcome: both("Connection error.", true),
+		outcome: both("fetch failed (ECONNRESET)", true),
 	},
 	{
 		name: "stalled stream",
@@ -178,9 +178,9 @@ describe.each(["mock", "mockoai"] as const)("provider faults through %s", (provi
 		harness.server.enqueue(reset, reset, reset, textReply("never requested"));
 		const { start } = await agent.prompt("keeps failing", {}, 15_000);
 		expect(agent.since(start).filter((record) => record.type.startsWith("auto_retry"))).toEqual([
-			{ type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 20, errorMessage: "Connection error." },
-			{ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 40, errorMessage: "Connection error." },
-			{ type: "auto_retry_end", success: false, attempt: 2, finalError: "Connection error." },
+			{ type: "auto_retry_start", attempt: 1, maxAttempts: 2, delayMs: 20, errorMessage: "fetch failed (ECONNRESET)" },
+			{ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 40, errorMessage: "fetch failed (ECONNRESET)" },
+			{ type: "auto_retry_end", success: false, attempt: 2, finalError: "fetch failed (ECONNRESET)" },
 		]);
 		expect(outline(agent, start).slice(-3)).toEqual(RUN_END);
 		expect(harness.server.requests).toHaveLength(3);

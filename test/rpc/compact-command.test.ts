@@ -43,6 +43,7 @@ describe("compact", () => {
 		const data = response.data as { backupPath: string; stats: { tokensAfter: number; percentReduction: number } };
 		const result = {
 			compactedText: COMPACTED,
+			summary: COMPACTED,
 			firstKeptEntryId: secondEntry,
 			tokensBefore: 1010,
 			parameters: { compression_ratio: 0.5, preserve_recent: 2, query: "second" },
@@ -59,14 +60,8 @@ describe("compact", () => {
 			promptVersion: 3,
 			backupPath: data.backupPath,
 		};
-		// The response also gives the text as `summary`, the name pi's clients read.
-		expect(response).toEqual({
-			id: "cp",
-			type: "response",
-			command: "compact",
-			success: true,
-			data: { ...result, summary: COMPACTED },
-		});
+		// The text is also `summary`, the name pi's clients read, in the response and in compaction_end.
+		expect(response).toEqual({ id: "cp", type: "response", command: "compact", success: true, data: result });
 		expect(data.stats.tokensAfter).toBeLessThan(1010);
 		// Percent with one decimal.
 		expect(data.stats.percentReduction).toBe(Math.round((1 - data.stats.tokensAfter / 1010) * 1000) / 10);

@@ -94,6 +94,10 @@ describe("automatic compaction", () => {
 		expect(agent.since(start, "agent_start")).toHaveLength(1);
 		expect(await agent.ok({ type: "get_state" })).toMatchObject({ isCompacting: false, isStreaming: false });
 		expect(entries.at(-1)).toMatchObject({ type: "compaction", details: { strategy: "verbatim-lines" } });
+		// pi's clients read the compacted text of an automatic compaction as result.summary.
+		const end = agent.since(start, "compaction_end")[0] as { result: { summary: string; compactedText: string } };
+		expect(end.result.summary).toBe(end.result.compactedText);
+		expect(entries.at(-1)).toMatchObject({ summary: end.result.summary });
 	});
 
 	it("compacts after a run whose tool output pushed the context over the threshold", async () => {
@@ -251,8 +255,8 @@ describe("automatic compaction", () => {
 		await agent.request({ type: "prompt", message: "fourth" });
 		await agent.waitForEvent("compaction_start", () => true, start);
 		await arrived.promise;
-		const { summary, ...data } = (await agent.ok({ type: "compact" })) as { summary: string; compactedText: string };
-		expect(summary).toBe(data.compactedText);
+		const data = (await agent.ok({ type: "compact" })) as { summary: string; compactedText: string };
+		expect(data.summary).toBe(data.compactedText);
 		await agent.waitForEvent("agent_settled", () => true, start);
 		expect(compactionRecords(agent, start)).toEqual([
 			{ type: "compaction_start", reason: "threshold" },

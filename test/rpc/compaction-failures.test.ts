@@ -93,7 +93,7 @@ describe("compact failures", () => {
 		);
 		await threeTurns(agent, script);
 		const start = agent.mark();
-		const { summary: _summary, ...data } = (await agent.ok({ type: "compact" })) as Record<string, unknown>;
+		const data = (await agent.ok({ type: "compact" })) as Record<string, unknown>;
 		expect(data).toMatchObject({ rung: "planned", stats: { linesDeleted: 10, rangeCount: 1 } });
 		expect(compactionRecords(agent, start)).toEqual([
 			{ type: "compaction_start", reason: "manual" },

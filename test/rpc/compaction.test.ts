@@ -36,6 +36,7 @@ const RESULT_KEYS = [
 	"promptVersion",
 	"rung",
 	"stats",
+	"summary",
 	"tokensBefore",
 ];
 /** The kept tail of three turns with preserve_recent 2: the third prompt and its reply. */
@@ -57,9 +58,9 @@ describe("compact (manual)", () => {
 		const start = agent.mark();
 		const response = await agent.request({ id: "c1", type: "compact" });
 		expect(response).toMatchObject({ id: "c1", type: "response", command: "compact", success: true });
-		// `summary` repeats compactedText under pi's name; compaction_end.result does not carry it.
-		const { summary, ...data } = response.data as Record<string, unknown>;
-		expect(summary).toBe(data.compactedText);
+		// `summary` repeats compactedText under pi's name, here and in compaction_end.result.
+		const data = response.data as Record<string, unknown>;
+		expect(data.summary).toBe(data.compactedText);
 		expect(Object.keys(data).sort()).toEqual(RESULT_KEYS);
 
 		const [planner] = plannerRequests(harness.server);
@@ -80,6 +81,7 @@ describe("compact (manual)", () => {
 		const tokensAfter = tokensOf(expected.text) + tokensOf(THIRD_TURN);
 		expect(data).toEqual({
 			compactedText: expected.text,
+			summary: expected.text,
 			firstKeptEntryId: userEntryId(before.entries, "third"),
 			tokensBefore: 1040,
 			promptVersion: 3,

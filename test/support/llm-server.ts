@@ -273,6 +273,9 @@ export class LlmServer {
 			if (response.destroyed) return;
 			if (index === faultAt) {
 				if (script.fault === "reset") {
+					// What was written reaches the client first (Node holds a response's first writes
+					// until the next tick): the stream is cut after those frames, not before its head.
+					await new Promise((resolve) => setImmediate(resolve));
 					response.socket?.destroy();
 					return;
 				}

@@ -73,7 +73,7 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 	],
 	set_steering_mode: [undefined, "The steering mode was set"],
 	set_follow_up_mode: [undefined, "The follow-up mode was set"],
-	compact: [Type.Ref("CompactResponseData"), "The committed compaction"],
+	compact: [Type.Ref("CompactionResult"), "The committed compaction"],
 	abort_compaction: [undefined, "A running compaction was cancelled"],
 	set_auto_compaction: [undefined, "Automatic compaction was switched"],
 	set_auto_retry: [undefined, "Automatic retry was switched"],

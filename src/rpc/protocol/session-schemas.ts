@@ -110,6 +110,7 @@ const CompactionResult = Type.Object(
 		firstKeptEntryId: Type.Union([Type.String(), Type.Null()], {
 			description: "Null when no ordinary message remains outside the compaction",
 		}),
+		summary: Type.String({ description: "The same text as compactedText, under the name pi's clients read" }),
 		tokensBefore: Count,
 		promptVersion: Count,
 		parameters: CompactionParameters,
@@ -118,15 +119,6 @@ const CompactionResult = Type.Object(
 		backupPath: Type.Optional(Type.String()),
 	},
 	{ description: "The result of one verbatim line compaction" },
-);
-
-/** The `compact` response: the result, plus its text under pi's name. */
-const CompactResponseData = Type.Object(
-	{
-		...CompactionResult.properties,
-		summary: Type.String({ description: "The same text as compactedText, under the name pi's clients read" }),
-	},
-	{ description: "The committed compaction" },
 );
 
 const ContextUsage = Type.Object({
@@ -226,7 +218,6 @@ export const SESSION_TYPES: Record<string, TSchema> = {
 	TreeNode,
 	CompactionReason: Type.Enum(["manual", "threshold", "overflow"]),
 	CompactionResult,
-	CompactResponseData,
 	SessionStats,
 	SessionState,
 	StateChanges,
