@@ -23,11 +23,12 @@ export function shouldCompact(tokens: number, contextWindow: number, reserveToke
  * How a reply shows that its request did not fit:
  * - "reported": an error its provider classified as a context overflow (`error.kind`);
  * - "silent_stop": a normal stop although the prompt alone exceeded the window (some servers
- *   truncate the prompt silently);
- * - "silent_length": a length stop with no output at all and the prompt at 99% of the window.
- * The prompt size is `input + cacheRead` (input counts uncached tokens only).
+ *   truncate the prompt silently).
+ * A length stop with no output and a full window arrives as a reported one: the stream ends it as
+ * the overflow it is (llm/stream-builder.ts). The prompt size is `input + cacheRead` (input counts
+ * uncached tokens only).
  */
-export type OverflowKind = "reported" | "silent_stop" | "silent_length";
+export type OverflowKind = "reported" | "silent_stop";
 
 export function contextOverflowOf(message: AssistantMessage, contextWindow: number): OverflowKind | undefined {
 	if (message.stopReason === "error") {
@@ -36,8 +37,6 @@ export function contextOverflowOf(message: AssistantMessage, contextWindow: numb
 	if (contextWindow <= 0) return undefined;
 	const prompt = message.usage.input + message.usage.cacheRead;
 	if (message.stopReason === "stop" && prompt > contextWindow) return "silent_stop";
-	if (message.stopReason === "length" && message.usage.output === 0 && prompt >= contextWindow * 0.99)
-		return "silent_length";
 	return undefined;
 }
 

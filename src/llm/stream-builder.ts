@@ -1,5 +1,5 @@
 import { calculateCost, emptyUsage } from "./cost.js";
-import type { ProviderError } from "./errors.js";
+import { type ProviderError, providerError } from "./errors.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { MAX_ARGUMENT_DEPTH, nestedDeeperThan, tooDeepArguments } from "./json-depth.js";
 import { redactUrlSecrets } from "./model-redaction.js";
@@ -163,9 +163,17 @@ export class AssistantStreamBuilder {
 		return this.message.content.some((block) => block.type === "toolCall");
 	}
 
-	/** Ends the stream successfully. */
+	/**
+	 * Ends the stream successfully; a length stop that is a context overflow in disguise ends it as
+	 * that failure instead (see silentOverflow).
+	 */
 	finish(reason: Exclude<StopReason, "error" | "aborted">): void {
 		if (this.finished) return;
+		const overflow = reason === "length" ? silentOverflow(this.message, this.model) : undefined;
+		if (overflow) {
+			this.fail(overflow, false, providerError("context_overflow"));
+			return;
+		}
 		this.start();
 		this.closeOpenBlocks();
 		this.finished = true;
@@ -207,6 +215,22 @@ export class AssistantStreamBuilder {
 	private closeOpenBlocks(): void {
 		for (let index = 0; index < this.blocks.length; index++) this.endBlock(index);
 	}
+}
+
+/** A length stop this close to the window with no output counted is the window running out. */
+const SILENT_OVERFLOW_SHARE = 0.99;
+
+/**
+ * Why a length stop is a context overflow, when it is one: the prompt filled the model's window
+ * (99% of it or more) and no output was counted. Some servers (OpenAI-compatible ones among them)
+ * answer an overflowing prompt this way instead of with an error; what text they sent is cut off,
+ * and a request must never end with it for the model to continue.
+ */
+function silentOverflow(message: AssistantMessage, model: Model): string | undefined {
+	const window = model.contextWindow;
+	const prompt = message.usage.input + message.usage.cacheRead;
+	if (window <= 0 || message.usage.output !== 0 || prompt < window * SILENT_OVERFLOW_SHARE) return undefined;
+	return `Context overflow: the prompt (${prompt} tokens) filled the ${window}-token context window, and the model stopped without output`;
 }
 
 /**

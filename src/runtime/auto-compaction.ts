@@ -90,7 +90,7 @@ export class AutoCompaction {
 		if (signal.aborted || !model || !reply || !this.host.enabled() || reply.stopReason === "aborted") return "done";
 		if (reply.provider !== model.provider || reply.model !== model.id) return "done";
 		const overflow = contextOverflowOf(reply, model.contextWindow);
-		if (overflow === "reported" || overflow === "silent_length") {
+		if (overflow === "reported") {
 			if (this.overflowRetried) {
 				this.host.events.emit({
 					type: "compaction_end",

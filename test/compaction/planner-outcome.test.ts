@@ -74,9 +74,6 @@ describe("classifyPlannerReply", () => {
 		expect(classifyPlannerReply(plannerReply("1,2", { input: 900, cacheRead: 101 }), view, window)).toEqual({
 			kind: "overflowed",
 		});
-		expect(
-			classifyPlannerReply(plannerReply("", { stopReason: "length", input: 990, output: 0 }), view, window),
-		).toEqual({ kind: "overflowed" });
 		expect(classifyPlannerReply(plannerReply("1,2", { input: 900, cacheRead: 100 }), view, window).kind).toBe(
 			"planned",
 		);

@@ -263,3 +263,30 @@ describe("parseToolArguments", () => {
 		expect(parseToolArguments(json)).toEqual({ __raw: json });
 	});
 });
+
+describe("AssistantStreamBuilder: a length stop that is an overflow", () => {
+	it("ends as a context-overflow error when the prompt filled the window and no output was counted", async () => {
+		const out = new AssistantStreamBuilder(model);
+		out.appendText(out.startText(), "The answer beg");
+		out.setUsage({ input: 98_000, cacheRead: 1_500, output: 0 });
+		out.finish("length");
+		const message = await out.stream.result();
+		expect(message.stopReason).toBe("error");
+		expect(message.error?.kind).toBe("context_overflow");
+		expect(message.errorMessage).toBe(
+			"Context overflow: the prompt (99500 tokens) filled the 100000-token context window, and the model stopped without output",
+		);
+	});
+
+	it("stays a length stop with output counted, or with room left in the window", async () => {
+		for (const usage of [
+			{ input: 99_500, output: 3 },
+			{ input: 98_000, output: 0 },
+		]) {
+			const out = new AssistantStreamBuilder(model);
+			out.setUsage(usage);
+			out.finish("length");
+			expect((await out.stream.result()).stopReason).toBe("length");
+		}
+	});
+});

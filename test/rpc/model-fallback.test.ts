@@ -78,6 +78,57 @@ describe("model fallback", () => {
 		expect(await agent.ok({ type: "get_last_assistant_text" })).toEqual({ text: "the bigger window took it" });
 	});
 
+	/** The messages of the request the fallback model received (OpenAI chat completions). */
+	function fallbackMessages(): { role: string; content: unknown }[] {
+		const request = harness.server.requests.filter((each) => each.api === "openai-completions").at(-1);
+		const body = request?.body as { messages?: { role: string; content: unknown }[] } | undefined;
+		return body?.messages ?? [];
+	}
+
+	it.each([
+		["reported by the provider", { status: 400, errorMessage: "prompt is too long: 60000 tokens > 50000 maximum" }],
+		[
+			"silent: a length stop with no output and a full window",
+			textReply("", { stopReason: "length", usage: { input: 49_900, output: 0 } }),
+		],
+		[
+			"silent: a length stop in a full window, cut off after a few words its usage does not count",
+			textReply("The answer beg", { stopReason: "length", usage: { input: 49_900, output: 0 } }),
+		],
+	])(
+		"after an overflow (%s) compaction cannot resolve, the fallback answers the prompt itself",
+		async (_kind, overflow) => {
+			const { agent } = await startAgent(harness.server, { providers: tiers(50_000), settings: SETTINGS });
+			harness.server.enqueue(overflow, textReply("the bigger window took it"));
+			const { start } = await agent.prompt("a prompt that does not fit");
+			expect(agent.since(start, "model_fallback")).toHaveLength(1);
+			// The request ends with the prompt, not with the primary's cut-off reply to continue.
+			const messages = fallbackMessages().filter((message) => message.role !== "system");
+			expect(messages.map((message) => message.role)).toEqual(["user"]);
+			expect(JSON.stringify(messages[0]?.content)).toContain("a prompt that does not fit");
+		},
+	);
+
+	it("after compaction ran and the context still overflows, the fallback answers the prompt itself", async () => {
+		const { agent } = await startAgent(harness.server, { providers: tiers(50_000), settings: SETTINGS });
+		const long = Array.from({ length: 30 }, (_, index) => `line ${index} of an earlier answer`).join("\n");
+		harness.server.enqueue(textReply(long), textReply(long));
+		await agent.prompt("first");
+		await agent.prompt("second");
+		const overflow = { status: 400, errorMessage: "prompt is too long: 60000 tokens > 50000 maximum" };
+		// The prompt overflows, compaction deletes some lines, the prompt overflows again: unresolved.
+		harness.server.enqueue(overflow, textReply("1,10\n"), overflow, textReply("the bigger window took it"));
+		const { start } = await agent.prompt("a prompt that does not fit");
+		expect(agent.since(start, "compaction_end")).toMatchObject([
+			{ reason: "overflow", aborted: false, willRetry: true },
+			{ reason: "overflow", unresolvedOverflow: true },
+		]);
+		expect(agent.since(start, "model_fallback")).toHaveLength(1);
+		const messages = fallbackMessages().filter((message) => message.role !== "system");
+		expect(messages.at(-1)?.role).toBe("user");
+		expect(JSON.stringify(messages.at(-1)?.content)).toContain("a prompt that does not fit");
+	});
+
 	it("never falls back on an authentication error", async () => {
 		const { agent } = await startAgent(harness.server, { providers: tiers(), settings: SETTINGS });
 		harness.server.enqueue({ status: 401 });
