@@ -95,10 +95,10 @@ describe("automatic compaction", () => {
 		expect(await agent.ok({ type: "get_state" })).toMatchObject({ isCompacting: false, isStreaming: false });
 		expect(entries.at(-1)).toMatchObject({ type: "compaction", details: { strategy: "verbatim-lines" } });
 		// pi's clients read the compacted text of an automatic compaction as result.summary.
-		const [end] = agent.since(start, "compaction_end");
-		expect(end?.result).toMatchObject({ summary: expect.any(String) });
-		expect(end?.result).toMatchObject({ compactedText: (end?.result as { summary: string }).summary });
-		expect(entries.at(-1)).toMatchObject({ summary: (end?.result as { summary: string }).summary });
+		const result = agent.since(start, "compaction_end")[0]?.result as { summary?: string; compactedText?: string };
+		expect(result.summary).toEqual(expect.any(String));
+		expect(result.summary).toBe(result.compactedText);
+		expect(entries.at(-1)).toMatchObject({ summary: result.summary });
 	});
 
 	it("compacts after a run whose tool output pushed the context over the threshold", async () => {
