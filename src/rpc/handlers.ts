@@ -16,6 +16,11 @@ export interface HandlerContext {
 	 * bash once it has started. Other commands hold the order until their response.
 	 */
 	release(): void;
+	/**
+	 * Lets the commands behind this one that only read or queue input start before it is done
+	 * (command-order.ts, OPEN_ORDER_COMMANDS): `compact` once started. The others still wait.
+	 */
+	open(): void;
 	/** Where tool approval answers go; absent: no request can be open. */
 	approvals?: RpcApprovals;
 }
@@ -130,12 +135,15 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	get_available_thinking_levels: (_command, { session }) => ({ levels: session.availableThinkingLevels() }),
 	set_steering_mode: (command, { session }) => session.setSteeringMode(command.mode),
 	set_follow_up_mode: (command, { session }) => session.setFollowUpMode(command.mode),
-	compact: (command, { session }) =>
-		session.compact({
-			compression_ratio: command.compression_ratio,
-			preserve_recent: command.preserve_recent,
-			query: command.query ?? command.customInstructions,
-		}),
+	compact: (command, { session, open }) =>
+		session.compact(
+			{
+				compression_ratio: command.compression_ratio,
+				preserve_recent: command.preserve_recent,
+				query: command.query ?? command.customInstructions,
+			},
+			{ onStarted: open },
+		),
 	abort_compaction: (_command, { session }) => {
 		session.abortCompaction();
 	},

@@ -1,6 +1,6 @@
 import type { AgentSession } from "../runtime/agent-session.js";
 import type { RpcApprovals } from "./approvals.js";
-import { CommandOrder, isImmediate } from "./command-order.js";
+import { CommandOrder, isImmediate, mayEnterOpenOrder, type OrderRelease } from "./command-order.js";
 import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
 import { handleCommand } from "./handlers.js";
@@ -8,6 +8,9 @@ import type { OutputWriter } from "./output.js";
 import type { Command } from "./protocol/commands.js";
 import { parseInput } from "./protocol/validate.js";
 import { createWireEncoder } from "./wire-events.js";
+
+/** The order of a command that overtakes: it holds nothing to release. */
+const UNORDERED: OrderRelease = { release: () => undefined, open: () => undefined };
 
 /**
  * The RPC dispatcher: validates each input record, runs commands in arrival order (see
@@ -66,8 +69,11 @@ export class RpcServer {
 			return;
 		}
 		const command = input.command;
-		if (isImmediate(command.type)) this.track(this.run(command, () => undefined));
-		else this.track(this.order.schedule((release) => this.run(command, release)));
+		if (isImmediate(command.type)) this.track(this.run(command, UNORDERED));
+		else {
+			const open = mayEnterOpenOrder(command.type);
+			this.track(this.order.schedule((order) => this.run(command, order), { open }));
+		}
 	}
 
 	/** Resolves once every command received so far has been answered. */
@@ -79,11 +85,12 @@ export class RpcServer {
 		this.unsubscribe();
 	}
 
-	private async run(command: Command, release: () => void): Promise<void> {
+	private async run(command: Command, order: OrderRelease): Promise<void> {
 		const response = await handleCommand(command, {
 			session: this.session,
 			emit: (record) => this.writer.write(record),
-			release,
+			release: order.release,
+			open: order.open,
 			approvals: this.approvals,
 		});
 		if (response) {

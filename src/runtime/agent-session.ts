@@ -13,7 +13,7 @@ import type { Session } from "../session/session.js";
 import type { TreeNode } from "../session/types.js";
 import type { AgentSessionOptions, PromptOptions, SessionState } from "./agent-session-types.js";
 import type { BashResult } from "./bash-requests.js";
-import type { CompactionControl } from "./compaction-control.js";
+import { COMPACTION_CANCELLED, type CompactionControl } from "./compaction-control.js";
 import type { DirectBash, DirectBashOptions } from "./direct-bash.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
 import type { ExtensionBridge } from "./extension-bridge.js";
@@ -234,10 +234,23 @@ export class AgentSession {
 	/**
 	 * Compacts the conversation now (RPC `compact`). A run in progress is aborted first.
 	 * Throws "Nothing to compact (session too small)", "Compaction cancelled" or the failure.
+	 * `onStarted` is called once the compaction runs (isCompacting is true). Prompts that arrive
+	 * while it runs are queued, and delivered when it ends (unless it was cancelled).
 	 */
-	async compact(options: CompactionParameterInput = {}): Promise<CompactionResult> {
+	async compact(
+		options: CompactionParameterInput = {},
+		{ onStarted }: { onStarted?(): void } = {},
+	): Promise<CompactionResult> {
 		if (this.isStreaming) await this.abort();
-		return this.changes(this.parts.compaction.compact("manual", options));
+		let cancelled = false;
+		try {
+			return await this.changes(this.parts.compaction.compact("manual", options, { onStarted }));
+		} catch (error) {
+			cancelled = error instanceof Error && error.message === COMPACTION_CANCELLED;
+			throw error;
+		} finally {
+			this.parts.input.compactionEnded(cancelled);
+		}
 	}
 
 	abortCompaction(): boolean {

@@ -15,10 +15,14 @@ import type { Activity } from "./activity.js";
 import type { AgentSessionEvent, CompactionReason } from "./events.js";
 import { SideRequestCancelled, type SideRequestHost, sideRequest } from "./side-request.js";
 
-/** `willRetry`: the prompt continues after it (overflow); `midTurn`: between a run's tool calls and its next call. */
+/**
+ * `willRetry`: the prompt continues after it (overflow); `midTurn`: between a run's tool calls and
+ * its next call; `onStarted`: called once this compaction is the one running (isCompacting).
+ */
 export interface CompactionFlags {
 	willRetry?: boolean;
 	midTurn?: boolean;
+	onStarted?(): void;
 }
 
 export const NOTHING_TO_COMPACT = "Nothing to compact (session too small)";
@@ -109,6 +113,7 @@ export class CompactionControl {
 		const done = this.run(reason, urgency, flags, model, session, preparation, operation.signal);
 		const active = { reason, operation, done };
 		this.active = active;
+		flags.onStarted?.();
 		const clear = () => {
 			if (this.active === active) this.active = undefined;
 			leave();

@@ -28,6 +28,8 @@ export interface InputGateHost {
 	conversation: { append(message: AgentMessage): void };
 	/** Reports a failure nobody awaits. */
 	events: { warn(message: string): void };
+	/** Whether a compaction runs (prompts then wait for it, queued). */
+	compaction: { readonly isCompacting: boolean };
 }
 
 /**
@@ -39,6 +41,8 @@ export interface InputGateHost {
 export class InputGate {
 	/** Custom messages waiting for the next prompt (`deliverAs: "nextTurn"`). */
 	private readonly nextTurn: CustomMessage[] = [];
+	/** A prompt was queued because a compaction ran: it is delivered when the compaction ends. */
+	private waitingForCompaction = false;
 
 	constructor(private readonly host: InputGateHost) {}
 
@@ -56,12 +60,26 @@ export class InputGate {
 	resume(): { released: boolean } {
 		const released = this.paused;
 		this.host.agent.holdQueues = false;
-		if (released && !this.host.runs.isStreaming && this.host.agent.queuedCount > 0) {
-			void this.host.runs
-				.run("continue")
-				.catch((error: unknown) => this.host.events.warn(`Could not deliver queued messages: ${String(error)}`));
-		}
+		if (released) this.deliverQueued();
 		return { released };
+	}
+
+	/**
+	 * A manual compaction ended: prompts that arrived while it ran are delivered now, unless it
+	 * was cancelled (an abort leaves queued messages queued).
+	 */
+	compactionEnded(cancelled: boolean): void {
+		if (!this.waitingForCompaction) return;
+		this.waitingForCompaction = false;
+		if (!cancelled && !this.paused) this.deliverQueued();
+	}
+
+	/** Starts a run for the queued messages when the agent is idle. */
+	private deliverQueued(): void {
+		if (this.host.runs.isStreaming || this.host.agent.queuedCount === 0) return;
+		void this.host.runs
+			.run("continue")
+			.catch((error: unknown) => this.host.events.warn(`Could not deliver queued messages: ${String(error)}`));
 	}
 
 	/**
@@ -117,6 +135,13 @@ export class InputGate {
 		if (host.runs.isStreaming) {
 			if (!options.streamingBehavior) throw new Error(BUSY_PROMPT_MESSAGE);
 			this.queue(options.streamingBehavior, message, expanded);
+			options.onAccepted?.("queued");
+			return;
+		}
+		if (host.compaction.isCompacting) {
+			// A manual compaction runs: the prompt goes out on the compacted conversation, after it.
+			this.queue(options.streamingBehavior ?? "followUp", message, expanded);
+			this.waitingForCompaction = true;
 			options.onAccepted?.("queued");
 			return;
 		}

@@ -179,6 +179,7 @@ export function composeSession(face: AgentSession, options: AgentSessionOptions)
 		conversation,
 		events,
 		requests,
+		compaction,
 	});
 	const switcher = new SessionSwitcher({
 		factory: options.sessionFactory,

@@ -52,6 +52,8 @@ export interface ScriptedReply {
 	delayMs?: number;
 	/** Delay before the response headers are sent (ms). */
 	headersDelayMs?: number;
+	/** The response headers wait for this (a test holds the reply until it says so). */
+	holdUntil?: Promise<void>;
 	/** An HTTP error instead of a stream; the body is the provider's real error shape. */
 	status?: number;
 	/** The error text inside the provider's error body (default: a text matching the status). */
@@ -250,6 +252,7 @@ export class LlmServer {
 	): Promise<void> {
 		const wire = wireFor(api);
 		if (script.headersDelayMs) await sleep(script.headersDelayMs);
+		if (script.holdUntil) await script.holdUntil;
 		if (script.status && script.status >= 400) {
 			const message = script.errorMessage ?? defaultErrorText(script.status);
 			response.writeHead(script.status, {
