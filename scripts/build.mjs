@@ -23,7 +23,7 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/];
 const ENTRIES = { cli: "src/cli/bin.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" };
 /** What src/cli/main.ts imports to start RPC mode, once it has parsed the arguments. */
-const STARTUP_ROOTS = ["src/rpc/rpc-mode.ts", "src/runtime/create-agent-session.ts"];
+const STARTUP_ROOTS = ["src/rpc/rpc-mode.ts", "src/runtime/facade/create-agent-session.ts"];
 
 /** Each module's static imports, as the bundler parsed them. */
 const imports = new Map();

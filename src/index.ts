@@ -123,6 +123,13 @@ export {
 	UNTIMED_COMMANDS,
 	type WaitOptions,
 } from "./rpc/client/index.js";
+export type {
+	ApprovalHandler,
+	ToolApprovalAnswer,
+	ToolApprovalReply,
+	ToolApprovalRequest,
+} from "./runtime/approvals/tool-approvals.js";
+export type { SessionStats } from "./runtime/current/stats.js";
 export {
 	AgentSession,
 	type AgentSessionOptions,
@@ -132,17 +139,10 @@ export {
 	type PromptOptions,
 	type SessionState,
 	type StreamingBehavior,
-} from "./runtime/agent-session.js";
-export type {
-	ApprovalHandler,
-	ToolApprovalAnswer,
-	ToolApprovalReply,
-	ToolApprovalRequest,
-} from "./runtime/approvals.js";
+} from "./runtime/facade/agent-session.js";
 export {
 	type CreateAgentSessionOptions,
 	type CreatedAgentSession,
 	createAgentSession,
-} from "./runtime/create-agent-session.js";
-export type { AgentSessionEvent, AgentSessionListener, CompactionReason } from "./runtime/events.js";
-export type { SessionStats } from "./runtime/stats.js";
+} from "./runtime/facade/create-agent-session.js";
+export type { AgentSessionEvent, AgentSessionListener, CompactionReason } from "./runtime/facade/events.js";

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -132,8 +132,53 @@ describe("layer boundaries", () => {
 		expect(violations).toEqual([]);
 	});
 
+	it("no files import each other, directly or in a ring (type imports count)", () => {
+		const graph = new Map<string, string[]>();
+		for (const file of files) {
+			const targets = importsOf(readFileSync(file, "utf8"))
+				.filter((specifier) => specifier.startsWith("."))
+				.map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, ".ts"))
+				.filter((target) => existsSync(target));
+			graph.set(file, targets);
+		}
+		expect(importRings(graph).map((ring) => ring.map((file) => relative(SRC, file)).join(" → "))).toEqual([]);
+	});
+
 	it("the import scanner sees static, dynamic and re-exports", () => {
 		const sample = `import { a } from "../llm/x.js";\nexport * from "../agent/y.js";\nconst m = await import("../rpc/z.js");\nimport "../tools/side.js";`;
 		expect(importsOf(sample)).toEqual(["../llm/x.js", "../agent/y.js", "../tools/side.js", "../rpc/z.js"]);
 	});
 });
+
+/** The strongly connected groups of more than one file (Tarjan's algorithm): each is an import cycle. */
+function importRings(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	const rings: string[][] = [];
+	let next = 0;
+	const visit = (file: string): void => {
+		index.set(file, next);
+		low.set(file, next);
+		next++;
+		stack.push(file);
+		onStack.add(file);
+		for (const target of graph.get(file) ?? []) {
+			if (!index.has(target)) {
+				visit(target);
+				low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+			} else if (onStack.has(target)) low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const ring: string[] = [];
+		for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+			onStack.delete(member);
+			ring.push(member);
+			if (member === file) break;
+		}
+		if (ring.length > 1) rings.push(ring.sort());
+	};
+	for (const file of graph.keys()) if (!index.has(file)) visit(file);
+	return rings;
+}

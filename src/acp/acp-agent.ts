@@ -15,8 +15,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { McpServerConfig } from "../mcp/types.js";
 import { describeFileKind } from "../platform/file-kind.js";
-import type { AgentSession } from "../runtime/agent-session.js";
-import type { SessionDirectories } from "../runtime/session-directory.js";
+import type { SessionDirectories } from "../runtime/current/session-directory.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 import { readSessionHeader } from "../session/header-reader.js";
 import { sessionFilesByRecency } from "../session/open.js";
 import { AcpSession, type AcpSessionSetup } from "./acp-session.js";

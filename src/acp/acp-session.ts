@@ -10,8 +10,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { ExtensionUiBackend } from "../extensions/ui-types.js";
 import type { AssistantMessage } from "../llm/types.js";
-import type { AgentSession } from "../runtime/agent-session.js";
-import type { ApprovalHandler } from "../runtime/approval-types.js";
+import type { ApprovalHandler } from "../runtime/approvals/types.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 import type { BuiltInToolOptions, TextFileBackend } from "../tools/index.js";
 import { clientFileBackend, readTextOrUndefined } from "./client-files.js";
 import { clientTerminalRunner } from "./client-terminal.js";

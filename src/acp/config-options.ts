@@ -5,7 +5,7 @@ import {
 	type SessionConfigSelectOption,
 } from "@agentclientprotocol/sdk";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm/types.js";
-import type { AgentSession } from "../runtime/agent-session.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 
 export const MODEL_OPTION = "model";
 export const THINKING_OPTION = "thinking";

@@ -7,8 +7,8 @@ import {
 	type ToolCallContent,
 } from "@agentclientprotocol/sdk";
 import { APPROVAL_MODES, type ApprovalDecision, isApprovalMode } from "../permissions/index.js";
-import type { AgentSession } from "../runtime/agent-session.js";
-import type { ApprovalHandler, ToolApprovalRequest } from "../runtime/approval-types.js";
+import type { ApprovalHandler, ToolApprovalRequest } from "../runtime/approvals/types.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 import { presentToolCall, toolCallPath } from "./tool-presentation.js";
 import { errorText } from "./update-queue.js";
 

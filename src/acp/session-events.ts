@@ -2,8 +2,8 @@ import type { ClientCapabilities, SessionUpdate } from "@agentclientprotocol/sdk
 import type { AgentMessage } from "../agent/messages.js";
 import type { AssistantMessage } from "../llm/types.js";
 import { randomUuid } from "../platform/random.js";
-import type { AgentSession } from "../runtime/agent-session.js";
-import type { AgentSessionEvent } from "../runtime/events.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
+import type { AgentSessionEvent } from "../runtime/facade/events.js";
 import { configOptionSupport, configOptions } from "./config-options.js";
 import { type ToolCallTracker, textBlock } from "./tool-calls.js";
 

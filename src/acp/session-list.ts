@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { type SessionInfo as AcpSessionInfo, type ListSessionsResponse, RequestError } from "@agentclientprotocol/sdk";
-import type { SessionDirectories } from "../runtime/session-directory.js";
+import type { SessionDirectories } from "../runtime/current/session-directory.js";
 import { listSessions, type SessionInfo } from "../session/listing.js";
 
 /** Sessions per `session/list` page. */

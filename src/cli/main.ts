@@ -1,6 +1,6 @@
-import type { AgentSession } from "../runtime/agent-session.js";
-import type { CreateAgentSessionOptions } from "../runtime/create-agent-session.js";
-import type { ExtensionSetup } from "../runtime/extension-bridge.js";
+import type { ExtensionSetup } from "../runtime/extensions/bridge.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
+import type { CreateAgentSessionOptions } from "../runtime/facade/create-agent-session.js";
 import { type CliArgs, helpText, parseArgs } from "./args.js";
 
 // Only the argument parser is loaded up front: --version and --help answer without the runtime,
@@ -36,7 +36,7 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 	};
 }
 
-type CreateAgentSession = typeof import("../runtime/create-agent-session.js").createAgentSession;
+type CreateAgentSession = typeof import("../runtime/facade/create-agent-session.js").createAgentSession;
 
 function createWithSettings(
 	createAgentSession: CreateAgentSession,
@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
 	if (args.mode === "rpc") {
 		const [{ runRpcMode }, { createAgentSession }] = await Promise.all([
 			import("../rpc/rpc-mode.js"),
-			import("../runtime/create-agent-session.js"),
+			import("../runtime/facade/create-agent-session.js"),
 		]);
 		const heap = tuneHeapSoon();
 		return runRpcMode({
@@ -108,8 +108,8 @@ async function main(argv: string[]): Promise<number> {
 	if (args.mode === "acp") {
 		const [{ runAcpMode }, { createAgentSession }, { sessionDirectories }, { ModelRegistry }] = await Promise.all([
 			import("../acp/acp-mode.js"),
-			import("../runtime/create-agent-session.js"),
-			import("../runtime/session-directory.js"),
+			import("../runtime/facade/create-agent-session.js"),
+			import("../runtime/current/session-directory.js"),
 			import("../llm/model-registry.js"),
 		]);
 		const heap = tuneHeapSoon();
@@ -144,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
 		const mode = args.mode === "json" ? "json" : "print";
 		const [{ runPrintMode }, { createAgentSession }] = await Promise.all([
 			import("./print-mode.js"),
-			import("../runtime/create-agent-session.js"),
+			import("../runtime/facade/create-agent-session.js"),
 		]);
 		return runPrintMode(create(createAgentSession, args, { mode }), prompt, mode === "json" ? "json" : "text");
 	}

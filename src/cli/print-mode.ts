@@ -1,7 +1,7 @@
 import type { AssistantMessage } from "../llm/types.js";
 import { NO_CLIENT_TEXT } from "../permissions/texts.js";
 import { createWireEncoder } from "../rpc/wire-events.js";
-import type { AgentSession } from "../runtime/agent-session.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 
 /**
  * Runs one prompt through the full agent. Text mode prints the final reply's text; json mode

@@ -1,5 +1,5 @@
 import type { ApprovalDecision } from "../permissions/index.js";
-import type { ToolApprovalAnswer, ToolApprovalRequest } from "../runtime/approvals.js";
+import type { ToolApprovalAnswer, ToolApprovalRequest } from "../runtime/approvals/tool-approvals.js";
 
 interface Waiting {
 	resolve(answer: ToolApprovalAnswer): void;

@@ -1,5 +1,5 @@
-import type { AgentSession } from "../runtime/agent-session.js";
-import { publicModel } from "../runtime/model-selection.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
+import { publicModel } from "../runtime/models/model-selection.js";
 import type { RpcApprovals } from "./approvals.js";
 import type { Command, CommandOf, CommandType } from "./protocol/commands.js";
 import { failure, type Response, type ResponseId, success } from "./protocol/responses.js";

@@ -1,5 +1,5 @@
 import { onTerminationSignal, takeOverStdoutWrites } from "../platform/process-io.js";
-import type { AgentSession } from "../runtime/agent-session.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 import { debugIdle, type IdleWork } from "../runtime/idle/idle-work.js";
 import { MemoryRelease } from "../runtime/idle/memory-release.js";
 import { preloadSteps, startPreload } from "../runtime/idle/preload-steps.js";

@@ -1,4 +1,4 @@
-import type { AgentSession } from "../runtime/agent-session.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
 import type { RpcApprovals } from "./approvals.js";
 import { CommandOrder, isImmediate, mayEnterOpenOrder, type OrderRelease } from "./command-order.js";
 import type { RpcExtensionUi } from "./extension-ui.js";

@@ -1,5 +1,5 @@
 import type { AssistantMessageEvent, Usage } from "../llm/types.js";
-import type { AgentSessionEvent } from "../runtime/events.js";
+import type { AgentSessionEvent } from "../runtime/facade/events.js";
 
 export type WireEncoder = (event: AgentSessionEvent) => Record<string, unknown>;
 

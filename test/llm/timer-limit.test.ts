@@ -4,7 +4,7 @@ import { registerProvider, streamModel } from "../../src/llm/registry.js";
 import { MAX_TIMER_MS, timerDelay } from "../../src/llm/timer-limit.js";
 import type { Model } from "../../src/llm/types.js";
 import { RpcExtensionUi } from "../../src/rpc/extension-ui.js";
-import { Heartbeat } from "../../src/runtime/heartbeat.js";
+import { Heartbeat } from "../../src/runtime/facade/heartbeat.js";
 
 /** Longer than any timer: Node would fire it after 1 ms. */
 const MONTH_MS = 31 * 24 * 3600 * 1000;

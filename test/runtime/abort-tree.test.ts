@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { AbortTree } from "../../src/runtime/abort-tree.js";
+import { AbortTree } from "../../src/runtime/runs/abort-tree.js";
 
 /** Node keeps the signals made by AbortSignal.any under this symbol of each source signal. */
 function dependantSignals(signal: AbortSignal): number {

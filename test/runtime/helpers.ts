@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import type { AgentSession } from "../../src/runtime/agent-session.js";
-import { type CreateAgentSessionOptions, createAgentSession } from "../../src/runtime/create-agent-session.js";
-import type { AgentSessionEvent } from "../../src/runtime/events.js";
+import type { AgentSession } from "../../src/runtime/facade/agent-session.js";
+import { type CreateAgentSessionOptions, createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
+import type { AgentSessionEvent } from "../../src/runtime/facade/events.js";
 import {
 	type ScriptedCall,
 	type ScriptedStep,

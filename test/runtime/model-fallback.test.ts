@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { emptyUsage } from "../../src/llm/cost.js";
 import type { ProviderErrorKind } from "../../src/llm/errors.js";
 import type { AssistantMessage, Model } from "../../src/llm/types.js";
-import type { AgentSessionEvent } from "../../src/runtime/events.js";
-import { ModelFallback, matchesPattern } from "../../src/runtime/model-fallback.js";
+import type { AgentSessionEvent } from "../../src/runtime/facade/events.js";
+import { ModelFallback, matchesPattern } from "../../src/runtime/models/model-fallback.js";
 
 describe("fallback patterns", () => {
 	const model = { provider: "openrouter", id: "anthropic/claude-sonnet-4.5" };

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UNSUPPORTED_DEFAULT_MESSAGE } from "../../src/runtime/model-selection.js";
+import { UNSUPPORTED_DEFAULT_MESSAGE } from "../../src/runtime/models/model-selection.js";
 import { textReply } from "../support/llm-server.js";
 import { type RuntimeTree, runtimeTree, startSession } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StateChanges } from "../../src/runtime/events.js";
+import type { StateChanges } from "../../src/runtime/facade/events.js";
 import { textReply, toolReply } from "../support/llm-server.js";
 import { settle, startSession } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import type { ImageContent } from "../../llm/types.js";
-import type { PromptDisposition } from "../../runtime/agent-session-types.js";
+import type { PromptDisposition } from "../../runtime/facade/api-types.js";
 import { RpcCommands } from "./commands.js";
 import { RpcProcessError, RpcTimeoutError } from "./errors.js";
 import type { CallOptions } from "./options.js";

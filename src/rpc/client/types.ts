@@ -1,8 +1,12 @@
 // The records the client reads from an Atomic RPC process, typed. Only types: nothing here runs.
 import type { QueuedItem } from "../../agent/types.js";
 import type { AssistantMessageEvent, Usage } from "../../llm/types.js";
-import type { ToolApprovalAnswer, ToolApprovalReply, ToolApprovalRequest } from "../../runtime/approvals.js";
-import type { AgentSessionEvent } from "../../runtime/events.js";
+import type {
+	ToolApprovalAnswer,
+	ToolApprovalReply,
+	ToolApprovalRequest,
+} from "../../runtime/approvals/tool-approvals.js";
+import type { AgentSessionEvent } from "../../runtime/facade/events.js";
 
 export type { ToolApprovalAnswer, ToolApprovalReply };
 

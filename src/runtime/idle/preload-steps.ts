@@ -1,7 +1,7 @@
 import { preloadArgumentValidator } from "../../agent/validation.js";
 import { canPreconnect, preconnectProvider, preloadProvider } from "../../llm/registry.js";
 import { toolPreloads } from "../../tools/preload.js";
-import type { AgentSession } from "../agent-session.js";
+import type { AgentSession } from "../facade/agent-session.js";
 import { debugIdle, type IdleStep, IdleWork } from "./idle-work.js";
 
 /** `--offline` or ATOMIC_OFFLINE: nothing goes over the network before a prompt asks for it. */
