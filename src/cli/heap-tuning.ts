@@ -17,8 +17,8 @@ function newSpaceBytes(): number {
  * Keeps V8's young generation at most MAX_SEMI_SPACE_MB per semi-space, the runtime equivalent of
  * `node --max-semi-space-size=4` (which a CLI started as `atomic` cannot pass): once the new space
  * has grown to that size, it stops growing. V8 grows it to 16 MB per semi-space within the first
- * prompts of a session and never gives those pages back; a long-lived agent pays ~24 MB of RSS
- * for it, at the same CPU time per prompt.
+ * prompts of a session and never gives those pages back: a long-lived agent would carry them in
+ * its RSS for good, and a smaller young generation costs it no CPU time it would notice.
  */
 export function capYoungGeneration(): void {
 	const limit = 2 * MAX_SEMI_SPACE_MB * MB;

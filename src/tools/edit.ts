@@ -15,7 +15,7 @@ import type { ToolOptions } from "./types.js";
 export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 /**
  * Forgiving matching (whitespace, quotes, dashes) builds a normalised copy of the file on the main
- * thread, about a second per 4 MB: larger files are matched exactly only.
+ * thread, in time that grows with the file: larger files are matched exactly only.
  */
 export const TOLERANT_MATCH_MAX_CHARS = 2 * 1024 * 1024;
 

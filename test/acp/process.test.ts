@@ -49,13 +49,14 @@ describe("the ACP process", () => {
 	it("loads what the first prompt needs once idle after its first session, unless settings say idlePreload: false", async () => {
 		const { client, dirs } = await harness.start({ env: { ATOMIC_DEBUG_IDLE: "1" } });
 		const sessionId = await client.newSession(dirs.work);
-		await stderrShows(client, "preload: edit:diff loaded");
+		await stderrShows(client, "preload: done");
 		const steps = client.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(steps.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
 			"preload: provider:anthropic-messages loaded",
 			`preload: connect:${harness.server.origin} loaded`,
 			"preload: argument-validator loaded",
 			"preload: edit:diff loaded",
+			"preload: done",
 		]);
 		harness.server.enqueue(textReply("after the preload"));
 		const answer = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });

@@ -76,9 +76,12 @@ describe("commands sent in one write", () => {
 			{ id: "s", type: "get_state" },
 			{ id: "a", type: "abort" },
 		]);
+		// get_state is answered while the compaction runs (it only reads), before the abort's response.
+		await agent.waitForEvent("response", (record) => record.id === "c", start);
 		const responses = agent.since(start, "response");
-		expect(responses.map((record) => record.id)).toEqual(["a", "c", "s"]);
-		expect(responses[1]).toMatchObject({ success: false, error: "Compaction cancelled" });
+		expect(responses.map((record) => record.id)).toEqual(["s", "a", "c"]);
+		expect(responses[0]).toMatchObject({ data: { isCompacting: true } });
+		expect(responses[2]).toMatchObject({ success: false, error: "Compaction cancelled" });
 	});
 
 	it("queues steer and follow_up sent after new_session in the new session, and the model sees them", async () => {

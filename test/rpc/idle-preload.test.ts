@@ -15,7 +15,7 @@ describe("loading ahead while idle", () => {
 	it("loads the provider SDK, connects to the model's server, loads the validators and the diff library once idle", async () => {
 		const { agent } = await startAgent(harness.server, { env: DEBUG });
 		await agent.ok({ type: "get_state" });
-		await stderrShows(agent, "preload: command-validator loaded");
+		await stderrShows(agent, "preload: done");
 		const lines = agent.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(lines.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
 			"preload: provider:anthropic-messages loaded",
@@ -23,6 +23,7 @@ describe("loading ahead while idle", () => {
 			"preload: argument-validator loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",
+			"preload: done",
 		]);
 		enqueueToolLoop();
 		const { start } = await agent.prompt("run it");
