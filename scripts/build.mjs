@@ -21,7 +21,7 @@ import { writeCompileCache } from "./compile-cache.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/];
-const ENTRIES = { cli: "src/cli/bin.ts", index: "src/index.ts", "search-worker": "src/tools/search-worker.ts" };
+const ENTRIES = { cli: "src/cli/bin.ts", index: "src/index.ts", "search-worker": "src/tools/search/worker.ts" };
 /** What src/cli/main.ts imports to start RPC mode, once it has parsed the arguments. */
 const STARTUP_ROOTS = ["src/rpc/rpc-mode.ts", "src/runtime/facade/create-agent-session.ts"];
 

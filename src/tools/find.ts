@@ -1,7 +1,7 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
-import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search-runner.js";
+import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search/runner.js";
 import { seconds, timeLimitNotice, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
 import type { SearchToolOptions } from "./types.js";
@@ -37,7 +37,7 @@ export function createFindTool(options: FindToolOptions): AgentTool<typeof findS
 		description: [
 			"Search for files by glob pattern. Returns paths relative to the search directory, sorted;",
 			"directories end with '/'. A pattern without '/' matches file names at any depth.",
-			"Respects .gitignore and .ignore; includes hidden files.",
+			"Respects .gitignore (in git repositories), .ignore and git's excludes; includes hidden files.",
 			`Output is limited to ${DEFAULT_LIMIT} results or ${formatSize(DEFAULT_MAX_BYTES)} (whichever is hit first).`,
 			`A search stops after ${seconds(options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS)} s with what it found by then.`,
 		].join(" "),

@@ -1,8 +1,8 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
-import { MAX_SEARCH_FILE_BYTES } from "./grep-search.js";
-import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search-runner.js";
+import { MAX_LINE_BYTES } from "./search/file-scan.js";
+import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search/runner.js";
 import { seconds, timeLimitNotice, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_CHARS, type TruncationResult, truncateHead } from "./truncate.js";
 import type { SearchToolOptions } from "./types.js";
@@ -28,6 +28,8 @@ const grepSchema = Type.Object({
 export type GrepToolInput = Static<typeof grepSchema>;
 
 export interface GrepToolDetails {
+	/** Binary files whose unshown part matched: how many, and the first few. */
+	binaryMatches?: { count: number; files: string[] };
 	/** The match limit, present when more matches exist than were shown. */
 	matchLimitReached?: number;
 	truncation?: TruncationResult;
@@ -38,7 +40,7 @@ export interface GrepToolDetails {
 
 export type GrepToolOptions = SearchToolOptions;
 
-/** Searches file contents with a regex, in Node (no ripgrep binary), honouring ignore files. */
+/** Searches file contents with a regex, in a search worker (no ripgrep binary), honouring ignore files. */
 export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepSchema, GrepToolDetails> {
 	return {
 		name: "grep",
@@ -46,8 +48,8 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepS
 		label: "grep",
 		description: [
 			"Search file contents for a regex pattern. Returns matching lines with file paths and line numbers.",
-			"Respects .gitignore and .ignore; includes hidden files; skips binary files and files over",
-			`${formatSize(MAX_SEARCH_FILE_BYTES)}. Output is limited to ${DEFAULT_LIMIT} matches or`,
+			"Respects .gitignore (in git repositories), .ignore and git's excludes; includes hidden files; skips binary",
+			`files (with a NUL byte). Output is limited to ${DEFAULT_LIMIT} matches or`,
 			`${formatSize(DEFAULT_MAX_BYTES)} (whichever is hit first); lines are cut at ${GREP_MAX_LINE_CHARS} chars.`,
 			`A search stops after ${seconds(options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS)} s with what it found by then.`,
 		].join(" "),
@@ -71,6 +73,16 @@ async function runGrep(
 		details.timeLimitReached = seconds(options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS);
 		notices.push(timeLimitNotice(details.timeLimitReached));
 	}
+	if (summary.binaryMatches && summary.binaryMatches.length > 0) {
+		const count = summary.binaryMatchCount ?? summary.binaryMatches.length;
+		details.binaryMatches = { count, files: summary.binaryMatches };
+		notices.push(binaryNotice(count, summary.binaryMatches));
+	}
+	if (summary.longLines) {
+		notices.push(
+			`A line over ${formatSize(MAX_LINE_BYTES)} was searched in its first ${formatSize(MAX_LINE_BYTES)} only`,
+		);
+	}
 	if (lines.length === 0)
 		return { content: [{ type: "text", text: withNotices("No matches found", notices) }], details };
 	const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
@@ -87,4 +99,12 @@ async function runGrep(
 		notices.push(`Some lines truncated to ${GREP_MAX_LINE_CHARS} chars. Use the read tool to see full lines`);
 	}
 	return { content: [{ type: "text", text: withNotices(truncation.content, notices) }], details };
+}
+
+/** Binary files are not shown (as ripgrep does), but a match in them is said. */
+function binaryNotice(count: number, files: readonly string[]): string {
+	const named = files.join(", ");
+	const more = count > files.length ? ` and ${count - files.length} more` : "";
+	const which = count === 1 ? `binary file ${named} matches` : `${count} binary files match (${named}${more})`;
+	return `The ${which}; binary files (with a NUL byte) are not shown. Use bash (e.g. grep -a) to see inside one`;
 }

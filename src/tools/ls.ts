@@ -5,10 +5,10 @@ import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
 import { fsPromises } from "../platform/lazy-builtins.js";
 import { resolveToolPath } from "./paths.js";
+import { compareNames } from "./search/walker.js";
 import { isFileSystemError, statToolPath, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
-import { compareNames } from "./walk.js";
 
 const DEFAULT_LIMIT = 500;
 

@@ -18,22 +18,6 @@ export async function statToolPath(path: string): Promise<Stats> {
 	}
 }
 
-/**
- * Compiles a glob for root-relative POSIX paths. Like ripgrep's and fd's globs, a pattern without
- * `/` matches the base name at any depth (`*.ts`); one with `/` matches the whole relative path.
- * Hidden files match like any other. The glob library is loaded on first use.
- */
-export async function compileGlob(pattern: string): Promise<(path: string) => boolean> {
-	const normalized = pattern.startsWith("./") ? pattern.slice(2) : pattern;
-	const { default: picomatch } = await import("picomatch");
-	try {
-		return picomatch(normalized, { dot: true, basename: !normalized.includes("/"), windows: false });
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new Error(`Invalid glob pattern "${pattern}": ${reason}`, { cause: error });
-	}
-}
-
 /** A whole number from an optional model-given value, at least `minimum`. */
 export function wholeNumber(value: number | undefined, fallback: number, minimum: number): number {
 	if (value === undefined || !Number.isFinite(value)) return fallback;

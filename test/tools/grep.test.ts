@@ -9,6 +9,9 @@ function grepIn(cwd: string) {
 		tool.execute("call-1", args, signal, () => undefined);
 }
 
+const BINARY_NOTICE =
+	"The binary file image.bin matches; binary files (with a NUL byte) are not shown. Use bash (e.g. grep -a) to see inside one";
+
 describe("grep", () => {
 	const root = createSearchFixture();
 	const grep = grepIn(root);
@@ -27,9 +30,11 @@ describe("grep", () => {
 				"src/important.tmp:1: needle important",
 				"src/nested/deep.ts:3: const needle = a + b;",
 				"src/nested/deep.ts:8: export const needleAgain = 7;",
+				"",
+				`[${BINARY_NOTICE}]`,
 			].join("\n"),
 		);
-		expect(result.details).toEqual({});
+		expect(result.details).toEqual({ binaryMatches: { count: 1, files: ["image.bin"] } });
 	});
 
 	it("matches case-insensitively with ignoreCase", async () => {
@@ -89,7 +94,9 @@ describe("grep", () => {
 
 	it("says so when nothing matches, and when a single file is binary", async () => {
 		expect(textOf(await grep({ pattern: "no-such-text" }))).toBe("No matches found");
-		expect(textOf(await grep({ pattern: "needle", path: "image.bin" }))).toBe("No matches found");
+		// A binary file's lines are not shown, but that it matches is said.
+		expect(textOf(await grep({ pattern: "needle", path: "image.bin" }))).toBe(`No matches found\n\n[${BINARY_NOTICE}]`);
+		expect(textOf(await grep({ pattern: "no-such-text", path: "image.bin" }))).toBe("No matches found");
 	});
 
 	it("fails for a missing path and for an invalid regex, naming them", async () => {

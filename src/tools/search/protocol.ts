@@ -1,4 +1,4 @@
-import type { SearchJob, SearchSummary } from "./search-jobs.js";
+import type { SearchJob, SearchSummary } from "./jobs.js";
 
 /** What the main thread posts to a search worker: one job at a time. */
 export interface SearchRequest {
@@ -8,7 +8,7 @@ export interface SearchRequest {
 
 /** What a search worker posts back: lines as they are found, then exactly one `done` or `error`. */
 export type SearchReply =
-	| { id: number; type: "line"; text: string }
+	| { id: number; type: "lines"; lines: string[] }
 	| { id: number; type: "done"; summary: SearchSummary }
 	| { id: number; type: "error"; message: string };
 
@@ -16,13 +16,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null;
 }
 
+const isStringArray = (value: unknown): value is string[] =>
+	Array.isArray(value) && value.every((item) => typeof item === "string");
+
 /** Checks a message from a search worker (our own code, but a message is still checked, not cast). */
 export function isSearchReply(value: unknown): value is SearchReply {
 	if (!isRecord(value) || typeof value.id !== "number") return false;
-	if (value.type === "line") return typeof value.text === "string";
+	if (value.type === "lines") return isStringArray(value.lines);
 	if (value.type === "error") return typeof value.message === "string";
 	if (value.type !== "done" || !isRecord(value.summary)) return false;
-	return typeof value.summary.limitReached === "boolean" && typeof value.summary.linesTruncated === "boolean";
+	const { summary } = value;
+	return (
+		typeof summary.limitReached === "boolean" &&
+		typeof summary.linesTruncated === "boolean" &&
+		(summary.binaryMatches === undefined || isStringArray(summary.binaryMatches)) &&
+		(summary.binaryMatchCount === undefined || typeof summary.binaryMatchCount === "number") &&
+		(summary.longLines === undefined || typeof summary.longLines === "boolean")
+	);
 }
 
 /** Checks a job posted to a search worker. */

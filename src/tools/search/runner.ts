@@ -2,16 +2,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
-import { workerThreadsModule } from "../platform/lazy-builtins.js";
-import type { SearchJob, SearchSummary } from "./search-jobs.js";
-import { isSearchReply, type SearchReply } from "./search-protocol.js";
+import { workerThreadsModule } from "../../platform/lazy-builtins.js";
+import type { SearchJob, SearchSummary } from "./jobs.js";
+import { isSearchReply, type SearchReply } from "./protocol.js";
 
 /** How long one grep or find may run before it is stopped and its partial results returned. */
 export const SEARCH_TIME_LIMIT_MS = 30_000;
-/** Idle workers kept for the next search, and for how long. */
+/**
+ * Idle workers kept for the next search. They are kept for good (unreferenced, they never hold the
+ * process open): a model that thinks for minutes between two searches must not pay for a new
+ * worker and its cold code each time. A second one serves a search started while one runs.
+ */
 const IDLE_WORKERS = 2;
-const IDLE_MS = 30_000;
-/** A search worker's heap: enough for 10 MB files and their lines, not for the machine. */
+/** A search worker's heap: files are read in chunks, so this bounds only its output and long lines. */
 const WORKER_HEAP_MB = 512;
 
 export interface SearchRunOptions {
@@ -29,7 +32,7 @@ export interface SearchOutcome {
 	timeLimitReached: boolean;
 }
 
-const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+const idle: Worker[] = [];
 let nextJobId = 1;
 let workerFile: string | undefined;
 
@@ -63,7 +66,7 @@ export function runSearch(job: SearchJob, options: SearchRunOptions): Promise<Se
 			handleReply(message);
 		};
 		const handleReply = (reply: SearchReply): void => {
-			if (reply.type === "line") lines.push(reply.text);
+			if (reply.type === "lines") for (const line of reply.lines) lines.push(line);
 			else if (reply.type === "done") {
 				finish(true, () => resolve({ lines, summary: reply.summary, timeLimitReached: false }));
 			} else finish(true, () => reject(new Error(reply.message)));
@@ -90,19 +93,42 @@ export function runSearch(job: SearchJob, options: SearchRunOptions): Promise<Se
 	});
 }
 
+/**
+ * Starts a search worker ahead of the first search (the idle preload), unless one waits already:
+ * the first search then finds its thread running and its code loaded. Resolves once it is up.
+ */
+export function prestartSearchWorker(): Promise<void> {
+	if (idle.length > 0) return Promise.resolve();
+	const worker = startWorker();
+	worker.unref();
+	idle.push(worker);
+	return new Promise((resolve, reject) => {
+		worker.once("online", () => resolve());
+		worker.once("error", reject);
+	});
+}
+
 function acquireWorker(): Worker {
 	const kept = idle.pop();
 	if (kept) {
-		clearTimeout(kept.timer);
-		kept.worker.ref();
-		return kept.worker;
+		kept.ref();
+		return kept;
 	}
+	return startWorker();
+}
+
+function startWorker(): Worker {
 	const worker = new (workerThreadsModule().Worker)(searchWorkerFile(), {
 		resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
 		// The worker's stdout would otherwise reach this process's stdout (the RPC channel).
 		stdout: true,
 	});
 	worker.stdout.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+	// A worker that ends while it waits (it should not) leaves the pool.
+	worker.once("exit", () => {
+		const index = idle.indexOf(worker);
+		if (index >= 0) idle.splice(index, 1);
+	});
 	return worker;
 }
 
@@ -113,16 +139,7 @@ function releaseWorker(worker: Worker): void {
 		return;
 	}
 	worker.unref();
-	const entry = {
-		worker,
-		timer: setTimeout(() => {
-			const index = idle.indexOf(entry);
-			if (index >= 0) idle.splice(index, 1);
-			stopWorker(worker);
-		}, IDLE_MS),
-	};
-	entry.timer.unref();
-	idle.push(entry);
+	idle.push(worker);
 }
 
 function stopWorker(worker: Worker): void {
@@ -133,7 +150,7 @@ function stopWorker(worker: Worker): void {
 
 /**
  * dist/search-worker.js of the package this module belongs to, found by walking up to its
- * package.json: from the bundle (dist/ or dist/chunks/) and from the sources (src/tools/) alike.
+ * package.json: from the bundle (dist/ or dist/chunks/) and from the sources (src/tools/search/) alike.
  */
 function searchWorkerFile(): string {
 	if (workerFile) return workerFile;

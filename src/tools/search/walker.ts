@@ -1,0 +1,119 @@
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { IgnoreStack } from "./ignore-stack.js";
+
+export interface WalkEntry {
+	/** Path relative to the walk root, with `/` separators. */
+	path: string;
+	absolutePath: string;
+	isDirectory: boolean;
+}
+
+export interface WalkOptions {
+	/** Also visit folders (before their contents). Default false: files only. */
+	includeDirectories?: boolean;
+}
+
+/** Orders names case-insensitively, ties broken by code unit so the order is total. */
+export function compareNames(left: string, right: string): number {
+	const a = left.toLowerCase();
+	const b = right.toLowerCase();
+	if (a !== b) return a < b ? -1 : 1;
+	return left < right ? -1 : left === right ? 0 : 1;
+}
+
+const byName = (left: Dirent, right: Dirent) => compareNames(left.name, right.name);
+
+interface Frame {
+	absolutePath: string;
+	/** Root-relative path of the folder, "" for the root. */
+	path: string;
+	entries: Dirent[];
+	next: number;
+	rules: IgnoreStack;
+}
+
+/**
+ * Walks the tree under `root` depth first, in `compareNames` order per folder, so a folder's contents
+ * follow it directly; `visit` returns false to stop. It skips `.git` and what the ignore files
+ * exclude (ignore-stack.ts); hidden files are included. A symlink to a file is a file; symlinked
+ * folders are neither visited nor entered, which rules out loops. Entries that are neither files nor
+ * folders (sockets, FIFOs) are skipped, and so are folders below the root that cannot be read; an
+ * unreadable root throws. Synchronous: it runs in a search worker, where blocking costs nothing and
+ * each folder read is a plain system call.
+ */
+export function walkTree(root: string, options: WalkOptions, visit: (entry: WalkEntry) => boolean): void {
+	const includeDirectories = options.includeDirectories === true;
+	const stack: Frame[] = [];
+	const rootFrame = openFolder(root, "", IgnoreStack.forRoot(root), true);
+	if (rootFrame) stack.push(rootFrame);
+	while (stack.length > 0) {
+		const frame = stack[stack.length - 1] as Frame;
+		const entry = frame.entries[frame.next++];
+		if (!entry) {
+			stack.pop();
+			continue;
+		}
+		const name = entry.name;
+		if (name === ".git") continue;
+		const absolutePath = `${frame.absolutePath}/${name}`;
+		const kind = entry.isFile()
+			? FILE
+			: entry.isDirectory()
+				? FOLDER
+				: entry.isSymbolicLink()
+					? linkKind(absolutePath)
+					: 0;
+		if (kind === 0) continue;
+		const path = frame.path === "" ? name : `${frame.path}/${name}`;
+		const isDirectory = kind === FOLDER;
+		if (frame.rules.isIgnored(path, name, isDirectory)) continue;
+		if (!isDirectory) {
+			if (!visit({ path, absolutePath, isDirectory: false })) return;
+			continue;
+		}
+		if (includeDirectories && !visit({ path, absolutePath, isDirectory: true })) return;
+		const child = openFolder(absolutePath, path, frame.rules, false);
+		if (child) stack.push(child);
+	}
+}
+
+const FILE = 1;
+const FOLDER = 2;
+
+function openFolder(absolutePath: string, path: string, inherited: IgnoreStack, isRoot: boolean): Frame | undefined {
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(absolutePath, { withFileTypes: true });
+	} catch (error) {
+		if (isRoot || !(error instanceof Error && "code" in error)) throw error;
+		// A folder that vanished or cannot be read is left out, as `find` and ripgrep do.
+		return undefined;
+	}
+	entries.sort(byName);
+	let ignore = false;
+	let gitignore = false;
+	let git = false;
+	for (const entry of entries) {
+		const name = entry.name;
+		if (name === ".ignore") ignore = entry.isFile();
+		else if (name === ".gitignore") gitignore = entry.isFile();
+		else if (name === ".git") git = true;
+	}
+	const rules =
+		ignore || gitignore || (git && !inherited.inRepository)
+			? inherited.enter(absolutePath, path, { ignore, gitignore, git })
+			: inherited;
+	// The root without a trailing slash ("" for "/"): children are `${folder}/${name}`.
+	return { absolutePath: isRoot ? absolutePath.replace(/\/+$/, "") : absolutePath, path, entries, next: 0, rules };
+}
+
+/** A symlink is visited as a file when it points at one; links to folders are not followed. */
+function linkKind(absolutePath: string): number {
+	try {
+		return statSync(absolutePath, { throwIfNoEntry: false })?.isFile() ? FILE : 0;
+	} catch (error) {
+		// An unreadable link (permissions, a loop) has no target to search.
+		if (error instanceof Error && "code" in error) return 0;
+		throw error;
+	}
+}
