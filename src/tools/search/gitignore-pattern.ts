@@ -171,8 +171,10 @@ function characterClass(glob: string, start: number): { source: string; end: num
 				body += posix;
 				index = close + 1;
 			}
-		} else if (char === "/") {
-		} else body += char === "-" ? "-" : /[\]\\^]/.test(char) ? `\\${char}` : char;
+		} else if (char !== "/") {
+			// A class never matches the separator.
+			body += /[\]\\^]/.test(char) ? `\\${char}` : char;
+		}
 	}
 	return undefined;
 }
