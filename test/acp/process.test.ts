@@ -55,6 +55,7 @@ describe("the ACP process", () => {
 			"preload: provider:anthropic-messages loaded",
 			`preload: connect:${harness.server.origin} loaded`,
 			"preload: argument-validator loaded",
+			"preload: search:worker loaded",
 			"preload: edit:diff loaded",
 			"preload: done",
 		]);

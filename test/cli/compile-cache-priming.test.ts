@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -24,6 +24,8 @@ function distCopy(): { cli: string; cache: string } {
 		recursive: true,
 		filter: (path) => !path.endsWith(".map") && !path.includes("/types") && !path.includes("/compile-cache"),
 	});
+	// As in the package: the search worker is found from the package's manifest above dist/.
+	writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "atomic-agent" }));
 	return { cli: join(dist, "cli.js"), cache: join(dist, "compile-cache") };
 }
 

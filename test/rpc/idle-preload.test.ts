@@ -21,6 +21,7 @@ describe("loading ahead while idle", () => {
 			"preload: provider:anthropic-messages loaded",
 			`preload: connect:${harness.server.origin} loaded`,
 			"preload: argument-validator loaded",
+			"preload: search:worker loaded",
 			"preload: edit:diff loaded",
 			"preload: command-validator loaded",
 			"preload: done",

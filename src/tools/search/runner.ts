@@ -118,7 +118,10 @@ function acquireWorker(): Worker {
 }
 
 function startWorker(): Worker {
-	const worker = new (workerThreadsModule().Worker)(searchWorkerFile(), {
+	const script = searchWorkerFile();
+	const worker = new (workerThreadsModule().Worker)(script, {
+		// The script starts its scan helpers with it (scan-helpers.ts).
+		workerData: { role: "search", script },
 		resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
 		// The worker's stdout would otherwise reach this process's stdout (the RPC channel).
 		stdout: true,

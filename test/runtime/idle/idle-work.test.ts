@@ -141,13 +141,14 @@ describe("IdleWork", () => {
 });
 
 describe("preloadSteps", () => {
-	it("covers the model's provider SDK, the connection to its server, the validator and the edit tool's diff", async () => {
+	it("covers the model's provider SDK, the connection to its server, the validator, the search worker and the edit tool's diff", async () => {
 		const { session } = startSession();
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
 			"provider:anthropic-messages",
 			"connect:http://127.0.0.1:9",
 			"argument-validator",
+			"search:worker",
 			"edit:diff",
 		]);
 		expect(sdkLoads.count).toBe(0);
