@@ -1,3 +1,4 @@
+import { httpModule, httpsModule } from "../platform/lazy-builtins.js";
 import { describeError, errorFromThrown, providerError } from "./errors.js";
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import { AssistantStreamBuilder } from "./stream-builder.js";
@@ -48,6 +49,18 @@ function loadProvider(api: string): Promise<ProviderModule> {
  */
 export async function preloadProvider(api: string): Promise<void> {
 	await loadProvider(api);
+}
+
+/**
+ * Loads what a first request builds besides the provider's module: the web `Headers` and
+ * `Response` every SDK makes (Node loads their implementation on first use) and the HTTP client
+ * (node:http or node:https for `baseUrl`). Nothing is sent.
+ */
+export function preloadHttpClient(baseUrl: string): void {
+	new Headers();
+	new Response(null);
+	if (baseUrl.startsWith("https:")) httpsModule();
+	else httpModule();
 }
 
 /** The built-in apis whose SDK requests through providerFetch, and so through its connection pool. */

@@ -2,7 +2,14 @@ import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
 import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search/runner.js";
-import { seconds, timeLimitNotice, wholeNumber, withNotices } from "./search-support.js";
+import {
+	foldersCutNotice,
+	seconds,
+	timeLimitNotice,
+	unreadableNotice,
+	wholeNumber,
+	withNotices,
+} from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
 import type { SearchToolOptions } from "./types.js";
 
@@ -61,6 +68,9 @@ async function runFind(
 		details.timeLimitReached = seconds(options.searchTimeLimitMs ?? SEARCH_TIME_LIMIT_MS);
 		notices.push(timeLimitNotice(details.timeLimitReached));
 	}
+	if (outcome.summary.foldersCut) notices.push(foldersCutNotice(outcome.summary.foldersCut));
+	const { unreadable, unreadableCount } = outcome.summary;
+	if (unreadable) notices.push(unreadableNotice(unreadableCount ?? unreadable.length, unreadable));
 	if (results.length === 0) {
 		return { content: [{ type: "text", text: withNotices("No files found matching pattern", notices) }], details };
 	}

@@ -3,7 +3,14 @@ import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
 import { MAX_LINE_BYTES } from "./search/file-scan.js";
 import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search/runner.js";
-import { seconds, timeLimitNotice, wholeNumber, withNotices } from "./search-support.js";
+import {
+	foldersCutNotice,
+	seconds,
+	timeLimitNotice,
+	unreadableNotice,
+	wholeNumber,
+	withNotices,
+} from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_CHARS, type TruncationResult, truncateHead } from "./truncate.js";
 import type { SearchToolOptions } from "./types.js";
 
@@ -83,6 +90,9 @@ async function runGrep(
 			`A line over ${formatSize(MAX_LINE_BYTES)} was searched in its first ${formatSize(MAX_LINE_BYTES)} only`,
 		);
 	}
+	if (summary.foldersCut) notices.push(foldersCutNotice(summary.foldersCut));
+	if (summary.unreadable)
+		notices.push(unreadableNotice(summary.unreadableCount ?? summary.unreadable.length, summary.unreadable));
 	if (lines.length === 0)
 		return { content: [{ type: "text", text: withNotices("No matches found", notices) }], details };
 	const truncation = truncateHead(lines.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });

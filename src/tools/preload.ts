@@ -1,4 +1,4 @@
-import { prestartSearchWorker } from "./search/runner.js";
+import { prestartSearchWorker, warmUpSearchWorker } from "./search/runner.js";
 
 /** A library a tool loads on its first call, which can be loaded ahead instead. */
 export interface ToolPreload {
@@ -7,15 +7,22 @@ export interface ToolPreload {
 	load(): Promise<void>;
 }
 
+/** Rounds of warming the search worker's code up (each a step of its own, run only while idle). */
+const SEARCH_WARM_UP_ROUNDS = 12;
+
 /**
  * What the named tools load on their first call. grep and find run in a search worker: it is
- * started ahead, and kept (it warms its code up on its own folder while it waits), so that the
- * first search costs what a later one does. bash loads nothing beyond Node's process spawning.
+ * started ahead and kept, and its code is warmed up on its own folder, a round per idle step, so
+ * that the first search costs what a later one does. bash loads nothing beyond Node's process
+ * spawning.
  */
 export function toolPreloads(names: readonly string[]): ToolPreload[] {
 	const preloads: ToolPreload[] = [];
 	if (names.includes("grep") || names.includes("find")) {
 		preloads.push({ name: "search:worker", load: prestartSearchWorker });
+		for (let round = 0; round < SEARCH_WARM_UP_ROUNDS; round++) {
+			preloads.push({ name: `search:warm-up:${round + 1}`, load: () => warmUpSearchWorker(round) });
+		}
 	}
 	if (names.includes("edit")) {
 		preloads.push({

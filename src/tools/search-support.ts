@@ -1,5 +1,6 @@
 import type { Stats } from "node:fs";
 import { fsPromises } from "../platform/lazy-builtins.js";
+import { MAX_FOLDER_ENTRIES } from "./search/walker.js";
 
 /** True for errors raised by file system calls (they carry a string `code` such as "ENOENT"). */
 export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
@@ -37,4 +38,19 @@ export function seconds(milliseconds: number): number {
 /** The notice of a search the time limit stopped. */
 export function timeLimitNotice(limitSeconds: number): string {
 	return `Search stopped after ${limitSeconds} s (time limit); results are incomplete. Narrow the path or glob, or simplify the pattern`;
+}
+
+/** The notice of a search that walked only the first entries of some huge folders. */
+export function foldersCutNotice(folders: readonly string[]): string {
+	return `Some folders have more than ${MAX_FOLDER_ENTRIES} entries; only their first ${MAX_FOLDER_ENTRIES} were searched: ${folders.join(", ")}`;
+}
+
+/** The notice of files or folders a search could not read (they were skipped). */
+export function unreadableNotice(count: number, named: readonly string[]): string {
+	const more = count > named.length ? ` and ${count - named.length} more` : "";
+	const what =
+		count === 1
+			? "One file or folder could not be read and was"
+			: `${count} files or folders could not be read and were`;
+	return `${what} skipped: ${named.join(", ")}${more}`;
 }

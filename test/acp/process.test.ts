@@ -53,9 +53,22 @@ describe("the ACP process", () => {
 		const steps = client.stderr.split("\n").filter((line) => line.startsWith("preload: "));
 		expect(steps.map((line) => line.replace(/ \(.*\)$/, ""))).toEqual([
 			"preload: provider:anthropic-messages loaded",
+			"preload: http-client loaded",
 			`preload: connect:${harness.server.origin} loaded`,
 			"preload: argument-validator loaded",
 			"preload: search:worker loaded",
+			"preload: search:warm-up:1 loaded",
+			"preload: search:warm-up:2 loaded",
+			"preload: search:warm-up:3 loaded",
+			"preload: search:warm-up:4 loaded",
+			"preload: search:warm-up:5 loaded",
+			"preload: search:warm-up:6 loaded",
+			"preload: search:warm-up:7 loaded",
+			"preload: search:warm-up:8 loaded",
+			"preload: search:warm-up:9 loaded",
+			"preload: search:warm-up:10 loaded",
+			"preload: search:warm-up:11 loaded",
+			"preload: search:warm-up:12 loaded",
 			"preload: edit:diff loaded",
 			"preload: done",
 		]);

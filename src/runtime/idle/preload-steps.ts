@@ -1,5 +1,5 @@
 import { preloadArgumentValidator } from "../../agent/validation.js";
-import { canPreconnect, preconnectProvider, preloadProvider } from "../../llm/registry.js";
+import { canPreconnect, preconnectProvider, preloadHttpClient, preloadProvider } from "../../llm/registry.js";
 import { toolPreloads } from "../../tools/preload.js";
 import type { AgentSession } from "../facade/agent-session.js";
 import { debugIdle, type IdleStep, IdleWork } from "./idle-work.js";
@@ -12,15 +12,19 @@ function offline(): boolean {
 
 /**
  * What the first prompt of `session` would load on first use, in the order a tool loop needs it:
- * the provider module and SDK for the model's api, the connection to the model's server (unless
- * offline), the tool-argument validator (when tools are offered), then the libraries of the
- * offered tools. Read when called: a model or tool change later is picked up by the next call.
+ * the provider module and SDK for the model's api, the HTTP client and the web classes its
+ * requests build, the connection to the model's server (unless offline), the tool-argument
+ * validator (when tools are offered), then the libraries of the offered tools. Read when called: a model or tool change later is picked up by the next call.
  */
 export function preloadSteps(session: AgentSession): IdleStep[] {
 	const steps: IdleStep[] = [];
 	const model = session.model;
 	const api = model?.api;
 	if (api) steps.push({ name: `provider:${api}`, run: () => preloadProvider(api) });
+	if (model) {
+		const { baseUrl } = model;
+		steps.push({ name: "http-client", run: () => preloadHttpClient(baseUrl) });
+	}
 	if (model && canPreconnect(model) && !offline()) {
 		const wanted = model;
 		steps.push({

@@ -40,6 +40,8 @@ export interface FileScan {
 	binaryMatched: boolean;
 	/** A line over MAX_LINE_BYTES was searched in its first MAX_LINE_BYTES only. */
 	longLine: boolean;
+	/** The file could not be read: the system's error code (EACCES, EIO, ...). */
+	unreadable?: string;
 }
 
 interface Held {

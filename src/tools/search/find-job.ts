@@ -1,5 +1,6 @@
 import { resolveToolPath } from "../paths.js";
 import { wholeNumber } from "../search-support.js";
+import { DEFAULT_MAX_BYTES } from "../truncate.js";
 import { compileGlob, statPath } from "./patterns.js";
 import type { FindJobArguments, SearchSummary } from "./types.js";
 import { walkTree } from "./walker.js";
@@ -21,7 +22,12 @@ export function findJob(
 	let count = 0;
 	let limitReached = false;
 	let batch: string[] = [];
-	walkTree(root, { includeDirectories: true }, (entry) => {
+	let bytes = 0;
+	const foldersCut: string[] = [];
+	const onFolderCut = (path: string) => foldersCut.push(path);
+	const unreadable: string[] = [];
+	const onUnreadable = (path: string, code: string) => unreadable.push(`${path} (${code})`);
+	walkTree(root, { includeDirectories: true, onFolderCut, onUnreadable }, (entry) => {
 		if (directoriesOnly && !entry.isDirectory) return true;
 		if (!matches(entry.path)) return true;
 		if (count >= limit) {
@@ -29,13 +35,22 @@ export function findJob(
 			return false;
 		}
 		count++;
-		batch.push(entry.isDirectory ? `${entry.path}/` : entry.path);
+		const line = entry.isDirectory ? `${entry.path}/` : entry.path;
+		batch.push(line);
 		if (batch.length >= 256) {
 			emit(batch);
 			batch = [];
 		}
-		return true;
+		// Past the bytes a result shows (it is cut there and says so), more would only be dropped.
+		bytes += Buffer.byteLength(line) + 1;
+		return bytes <= DEFAULT_MAX_BYTES;
 	});
 	if (batch.length > 0) emit(batch);
-	return { limitReached, linesTruncated: false };
+	const summary: SearchSummary = { limitReached, linesTruncated: false };
+	if (foldersCut.length > 0) summary.foldersCut = foldersCut.slice(0, 5);
+	if (unreadable.length > 0) {
+		summary.unreadable = unreadable.slice(0, 5);
+		summary.unreadableCount = unreadable.length;
+	}
+	return summary;
 }

@@ -9,8 +9,10 @@ import { BATCH_FILES, type HelperReply, ScanHelpers } from "./scan-helpers.js";
 import type { GrepJobArguments, SearchSummary } from "./types.js";
 import { walkTree } from "./walker.js";
 
-/** Binary files named in a summary; the rest are counted. */
-const NAMED_BINARY_FILES = 5;
+/** An unreadable folder, reported as a file scan would report an unreadable file. */
+function unreadableFolder(code: string): FileScan {
+	return { lines: [], cut: false, binary: false, binaryMatched: false, longLine: false, unreadable: code };
+}
 
 interface Batch {
 	paths: string[];
@@ -41,6 +43,7 @@ export function grepJob(
 	const searchPath = resolveToolPath(args.path ?? ".", cwd);
 	const info = statPath(searchPath);
 	let pending: string[] = [];
+	const foldersCut: string[] = [];
 	const output = new GrepOutput(limit, context, (line) => pending.push(line));
 	const take = (displayPath: string, scan: FileScan | null | undefined) => {
 		if (!scan) return;
@@ -98,7 +101,8 @@ export function grepJob(
 			if (!useHelpers || !helpers.offer(batches.length - 1, batch.absolute)) scanHere(batch);
 		};
 		const matchesGlob = args.glob ? compileGlob(args.glob) : undefined;
-		walkTree(searchPath, {}, (entry) => {
+		const onUnreadable = (path: string, code: string) => output.add(path, unreadableFolder(code));
+		walkTree(searchPath, { onFolderCut: (path) => foldersCut.push(path), onUnreadable }, (entry) => {
 			if (matchesGlob && !matchesGlob(entry.path)) return true;
 			current.paths.push(entry.path);
 			current.absolute.push(entry.absolutePath);
@@ -114,10 +118,15 @@ export function grepJob(
 		if (useHelpers) helpers.endJob();
 	}
 	const summary: SearchSummary = { limitReached: output.matchLimitReached, linesTruncated: output.linesTruncated };
-	if (output.binaryMatches.length > 0) {
-		summary.binaryMatches = output.binaryMatches.slice(0, NAMED_BINARY_FILES);
-		summary.binaryMatchCount = output.binaryMatches.length;
+	if (output.binaryMatchCount > 0) {
+		summary.binaryMatches = output.binaryMatches;
+		summary.binaryMatchCount = output.binaryMatchCount;
 	}
 	if (output.longLines) summary.longLines = true;
+	if (foldersCut.length > 0) summary.foldersCut = foldersCut.slice(0, 5);
+	if (output.unreadableCount > 0) {
+		summary.unreadable = output.unreadable;
+		summary.unreadableCount = output.unreadableCount;
+	}
 	return summary;
 }

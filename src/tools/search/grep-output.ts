@@ -1,6 +1,9 @@
 import { DEFAULT_MAX_BYTES } from "../truncate.js";
 import type { FileScan } from "./file-scan.js";
 
+/** Binary and unreadable files named in a result; the rest are counted. */
+const NAMED_BINARY_FILES = 5;
+
 /**
  * grep's output across files, in walk order: `path:N: text` for matches, `path-N- text` for context
  * lines, `--` before each group of lines that does not follow the previous one (only when context
@@ -11,8 +14,13 @@ export class GrepOutput {
 	matchCount = 0;
 	matchLimitReached = false;
 	linesTruncated = false;
-	/** Binary files whose unshown part holds a match, and whether a long line was searched in part. */
-	binaryMatches: string[] = [];
+	/** Binary files whose unshown part holds a match: how many, and the first few. */
+	binaryMatchCount = 0;
+	readonly binaryMatches: string[] = [];
+	/** Files that could not be read, with the reason: how many, and the first few. */
+	unreadableCount = 0;
+	readonly unreadable: string[] = [];
+	/** A long line was searched in part. */
 	longLines = false;
 	private lineCount = 0;
 	private outputBytes = 0;
@@ -37,7 +45,14 @@ export class GrepOutput {
 	add(displayPath: string, scan: FileScan): void {
 		if (scan.cut) this.linesTruncated = true;
 		if (scan.longLine) this.longLines = true;
-		if (scan.binaryMatched) this.binaryMatches.push(displayPath);
+		if (scan.unreadable) {
+			this.unreadableCount++;
+			if (this.unreadable.length < NAMED_BINARY_FILES) this.unreadable.push(`${displayPath} (${scan.unreadable})`);
+		}
+		if (scan.binaryMatched) {
+			this.binaryMatchCount++;
+			if (this.binaryMatches.length < NAMED_BINARY_FILES) this.binaryMatches.push(displayPath);
+		}
 		let lastShown = 0;
 		for (const line of scan.lines) {
 			if (this.done) return;

@@ -1,10 +1,10 @@
 import type { SearchJob, SearchSummary } from "./jobs.js";
 
-/** What the main thread posts to a search worker: one job at a time. */
-export interface SearchRequest {
-	id: number;
-	job: SearchJob;
-}
+/**
+ * What the main thread posts to a search worker, one at a time: a job, or a round of warming its
+ * code up (worker.ts), which it answers with `done` when finished.
+ */
+export type SearchRequest = { id: number; job: SearchJob } | { id: number; warmUp: number };
 
 /** What a search worker posts back: lines as they are found, then exactly one `done` or `error`. */
 export type SearchReply =
@@ -31,13 +31,18 @@ export function isSearchReply(value: unknown): value is SearchReply {
 		typeof summary.linesTruncated === "boolean" &&
 		(summary.binaryMatches === undefined || isStringArray(summary.binaryMatches)) &&
 		(summary.binaryMatchCount === undefined || typeof summary.binaryMatchCount === "number") &&
-		(summary.longLines === undefined || typeof summary.longLines === "boolean")
+		(summary.longLines === undefined || typeof summary.longLines === "boolean") &&
+		(summary.foldersCut === undefined || isStringArray(summary.foldersCut)) &&
+		(summary.unreadable === undefined || isStringArray(summary.unreadable)) &&
+		(summary.unreadableCount === undefined || typeof summary.unreadableCount === "number")
 	);
 }
 
 /** Checks a job posted to a search worker. */
 export function isSearchRequest(value: unknown): value is SearchRequest {
-	if (!isRecord(value) || typeof value.id !== "number" || !isRecord(value.job)) return false;
+	if (!isRecord(value) || typeof value.id !== "number") return false;
+	if (typeof value.warmUp === "number") return true;
+	if (!isRecord(value.job)) return false;
 	const { job } = value;
 	return (
 		(job.kind === "grep" || job.kind === "find") &&

@@ -108,6 +108,37 @@ export function prestartSearchWorker(): Promise<void> {
 	});
 }
 
+/**
+ * Runs one round of warming up the waiting search worker (worker.ts); resolves when it is done.
+ * Does nothing when no worker waits (a search holds it, or none was started).
+ */
+export function warmUpSearchWorker(round: number): Promise<void> {
+	const worker = idle.pop();
+	if (!worker) return Promise.resolve();
+	worker.ref();
+	const id = nextJobId++;
+	return new Promise((resolve, reject) => {
+		const onMessage = (message: unknown) => {
+			if (!isSearchReply(message) || message.id !== id) return;
+			settle();
+			if (message.type === "error") reject(new Error(message.message));
+			else resolve();
+		};
+		const onExit = (code: number) => {
+			settle();
+			reject(new Error(`The search worker stopped (exit code ${code})`));
+		};
+		const settle = () => {
+			worker.off("message", onMessage);
+			worker.off("exit", onExit);
+			releaseWorker(worker);
+		};
+		worker.on("message", onMessage);
+		worker.once("exit", onExit);
+		worker.postMessage({ id, warmUp: round });
+	});
+}
+
 function acquireWorker(): Worker {
 	const kept = idle.pop();
 	if (kept) {

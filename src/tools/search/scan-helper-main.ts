@@ -23,18 +23,24 @@ export function runScanHelper(data: HelperData): void {
 		message.paths.forEach((path, index) => {
 			if (!scanner || message.job !== job || Atomics.load(data.shared, CANCELLED) >= message.job) return;
 			const scan = scanQuietly(scanner, path);
-			if (scan && (scan.lines.length > 0 || scan.binaryMatched || scan.longLine)) answer(index, scan, false);
+			if (scan && (scan.lines.length > 0 || scan.binaryMatched || scan.longLine || scan.unreadable)) {
+				answer(index, scan, false);
+			}
 		});
 		answer(message.paths.length, null, true);
 	});
 }
 
-/** A file that vanished or cannot be read is skipped, as ripgrep does. */
+/**
+ * A file found by the walk: one that vanished since is skipped; one that cannot be read is
+ * reported (`unreadable`), as ripgrep reports it.
+ */
 export function scanQuietly(scanner: FileScanner, absolutePath: string): FileScan | undefined {
 	try {
 		return scanner.scan(absolutePath);
 	} catch (error) {
-		if (error instanceof Error && "code" in error) return undefined;
-		throw error;
+		if (!(error instanceof Error && "code" in error && typeof error.code === "string")) throw error;
+		if (error.code === "ENOENT") return undefined;
+		return { lines: [], cut: false, binary: false, binaryMatched: false, longLine: false, unreadable: error.code };
 	}
 }

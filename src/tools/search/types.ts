@@ -33,4 +33,9 @@ export interface SearchSummary {
 	binaryMatchCount?: number;
 	/** grep: a line longer than the scan's maximum was searched in its first part only. */
 	longLines?: boolean;
+	/** Folders with more entries than a walk reads (walker.ts): only their first ones were searched. */
+	foldersCut?: string[];
+	/** Files and folders that could not be read (`path (CODE)`, the first few), and how many in all. */
+	unreadable?: string[];
+	unreadableCount?: number;
 }

@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, opendirSync, statSync } from "node:fs";
 import { IgnoreStack } from "./ignore-stack.js";
 
 export interface WalkEntry {
@@ -11,7 +11,19 @@ export interface WalkEntry {
 export interface WalkOptions {
 	/** Also visit folders (before their contents). Default false: files only. */
 	includeDirectories?: boolean;
+	/** Told of a folder with more than `maxFolderEntries` entries: only that many were walked. */
+	onFolderCut?(path: string): void;
+	/** Default MAX_FOLDER_ENTRIES. */
+	maxFolderEntries?: number;
+	/** Told of a folder below the root that cannot be read (it is skipped), with the error code. */
+	onUnreadable?(path: string, code: string): void;
 }
+
+/**
+ * Entries read of one folder. A folder with more (a million files in one place) is walked in its
+ * first this many, in listing order, so that memory stays bounded; the search says so.
+ */
+export const MAX_FOLDER_ENTRIES = 200_000;
 
 /** Orders names case-insensitively, ties broken by code unit so the order is total. */
 export function compareNames(left: string, right: string): number {
@@ -44,7 +56,9 @@ interface Frame {
 export function walkTree(root: string, options: WalkOptions, visit: (entry: WalkEntry) => boolean): void {
 	const includeDirectories = options.includeDirectories === true;
 	const stack: Frame[] = [];
-	const rootFrame = openFolder(root, "", IgnoreStack.forRoot(root), true);
+	const onCut = options.onFolderCut ?? (() => undefined);
+	const cut = { most: options.maxFolderEntries ?? MAX_FOLDER_ENTRIES, onCut, onUnreadable: options.onUnreadable };
+	const rootFrame = openFolder(root, "", IgnoreStack.forRoot(root), true, cut);
 	if (rootFrame) stack.push(rootFrame);
 	while (stack.length > 0) {
 		const frame = stack[stack.length - 1] as Frame;
@@ -72,21 +86,34 @@ export function walkTree(root: string, options: WalkOptions, visit: (entry: Walk
 			continue;
 		}
 		if (includeDirectories && !visit({ path, absolutePath, isDirectory: true })) return;
-		const child = openFolder(absolutePath, path, frame.rules, false);
+		const child = openFolder(absolutePath, path, frame.rules, false, cut);
 		if (child) stack.push(child);
 	}
+}
+
+interface FolderCut {
+	most: number;
+	onCut(path: string): void;
+	onUnreadable?(path: string, code: string): void;
 }
 
 const FILE = 1;
 const FOLDER = 2;
 
-function openFolder(absolutePath: string, path: string, inherited: IgnoreStack, isRoot: boolean): Frame | undefined {
+function openFolder(
+	absolutePath: string,
+	path: string,
+	inherited: IgnoreStack,
+	isRoot: boolean,
+	cut: FolderCut,
+): Frame | undefined {
 	let entries: Dirent[];
 	try {
-		entries = readdirSync(absolutePath, { withFileTypes: true });
+		entries = readFolder(absolutePath, path, cut);
 	} catch (error) {
-		if (isRoot || !(error instanceof Error && "code" in error)) throw error;
-		// A folder that vanished or cannot be read is left out, as `find` and ripgrep do.
+		if (isRoot || !(error instanceof Error && "code" in error && typeof error.code === "string")) throw error;
+		// A folder that vanished is left out; one that cannot be read too, and said, as ripgrep does.
+		if (error.code !== "ENOENT") cut.onUnreadable?.(path, error.code);
 		return undefined;
 	}
 	entries.sort(byName);
@@ -105,6 +132,24 @@ function openFolder(absolutePath: string, path: string, inherited: IgnoreStack, 
 			: inherited;
 	// The root without a trailing slash ("" for "/"): children are `${folder}/${name}`.
 	return { absolutePath: isRoot ? absolutePath.replace(/\/+$/, "") : absolutePath, path, entries, next: 0, rules };
+}
+
+/** A folder's entries, at most `cut.most` of them (read in batches, never all at once). */
+function readFolder(absolutePath: string, path: string, cut: FolderCut): Dirent[] {
+	const folder = opendirSync(absolutePath, { bufferSize: 256 });
+	const entries: Dirent[] = [];
+	try {
+		for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+			if (entries.length >= cut.most) {
+				cut.onCut(path === "" ? "." : path);
+				break;
+			}
+			entries.push(entry);
+		}
+	} finally {
+		folder.closeSync();
+	}
+	return entries;
 }
 
 /** A symlink is visited as a file when it points at one; links to folders are not followed. */

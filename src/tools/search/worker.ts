@@ -5,7 +5,8 @@
  * synchronously from start to end; its lines are posted file by file. Started as a scan helper of
  * another search worker (scan-helpers.ts), the same script scans the batches it is given.
  */
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { MessagePort, parentPort, workerData } from "node:worker_threads";
 import { IgnoreFile } from "./gitignore-pattern.js";
 import { runSearchJob } from "./jobs.js";
@@ -33,21 +34,23 @@ if (role === "scan-helper") {
 		typeof data === "object" && data !== null && "script" in data && typeof data.script === "string"
 			? data.script
 			: undefined;
-	// The helpers start with the worker, so that they are up and warm by the first search.
-	if (script !== undefined) {
-		ScanHelpers.of(script);
-		warmUp(dirname(script), script);
-	}
+	// The helpers start with the worker, so that they are up by the first search.
+	if (script !== undefined) ScanHelpers.of(script);
 	// Jobs run one after another: the main thread posts the next one only after the previous answered.
 	port.on("message", (message: unknown) => {
 		if (!isSearchRequest(message)) {
 			process.emitWarning("The search worker received a message that is not a search job");
 			return;
 		}
-		const { id, job } = message;
+		const { id } = message;
 		const post = (reply: SearchReply) => port.postMessage(reply);
 		try {
-			const summary = runSearchJob(job, (lines) => post({ id, type: "lines", lines }), script);
+			if ("warmUp" in message) {
+				if (script !== undefined) warmUpRound(message.warmUp, warmUpFolder(script), script);
+				post({ id, type: "done", summary: { limitReached: false, linesTruncated: false } });
+				return;
+			}
+			const summary = runSearchJob(message.job, (lines) => post({ id, type: "lines", lines }), script);
 			post({ id, type: "done", summary });
 		} catch (error) {
 			post({ id, type: "error", message: error instanceof Error ? error.message : String(error) });
@@ -55,39 +58,34 @@ if (role === "scan-helper") {
 	});
 }
 
-/** Searches run on the worker's own folder while it waits for its first job. */
+/**
+ * Where the warm-up searches run: the package's type declarations, many small files like a source
+ * tree's (the folder of the worker's script when it has none).
+ */
+function warmUpFolder(script: string): string {
+	const types = join(dirname(script), "types");
+	return existsSync(types) ? types : dirname(script);
+}
+
+/** Searches of the package's own files that warm the worker's code up (they find nothing). */
 const WARM_UP_JOBS = [
 	{ pattern: "no such text anywhere", literal: true },
 	{ pattern: "no\\s+such\\w*pattern" },
 	{ pattern: "No Such Text", ignoreCase: true, context: 1 },
 	{ pattern: "[xyz]{40}", glob: "*.js" },
 ];
-const WARM_UP_ROUNDS = 12;
 
 /**
- * Runs a few searches of the worker's own folder (its script's; they find nothing) while it waits
- * for its first job, one at a time between turns of its event loop: the first real search then
+ * One round of warming the worker's code up, asked for by the idle preload (a round at a time,
+ * while the agent is idle): searches of the worker's own folder, so that the first real search
  * runs code that has run and been optimised, as later ones do, instead of paying for that itself.
- * A job that arrives meanwhile waits for at most one of them.
+ * Round 0 also runs the ignore rules on paths like a repository's (the folder has none).
  */
-function warmUp(folder: string, script: string): void {
-	warmUpIgnoreRules();
-	let round = 0;
-	const next = () => {
-		const args = WARM_UP_JOBS[round % WARM_UP_JOBS.length];
-		if (!args || round >= WARM_UP_ROUNDS * WARM_UP_JOBS.length) return;
-		round++;
-		try {
-			runSearchJob({ kind: "grep", cwd: folder, args, defaultLimit: 100 }, () => undefined, script);
-			runSearchJob({ kind: "find", cwd: folder, args: { pattern: "*.none" }, defaultLimit: 100 }, () => undefined);
-		} catch (error) {
-			// A folder that cannot be searched only means no warm-up.
-			process.emitWarning(`Search warm-up stopped: ${error instanceof Error ? error.message : String(error)}`);
-			return;
-		}
-		setImmediate(next).unref();
-	};
-	setImmediate(next).unref();
+function warmUpRound(round: number, folder: string, script: string): void {
+	if (round === 0) warmUpIgnoreRules();
+	for (const args of WARM_UP_JOBS)
+		runSearchJob({ kind: "grep", cwd: folder, args, defaultLimit: 100 }, () => undefined, script);
+	runSearchJob({ kind: "find", cwd: folder, args: { pattern: "*.none" }, defaultLimit: 100 }, () => undefined);
 }
 
 /** Ignore rules as a repository's would be, tested on paths like a tree's (the worker's folder has none). */

@@ -146,9 +146,22 @@ describe("preloadSteps", () => {
 		const steps = preloadSteps(session);
 		expect(steps.map((step) => step.name)).toEqual([
 			"provider:anthropic-messages",
+			"http-client",
 			"connect:http://127.0.0.1:9",
 			"argument-validator",
 			"search:worker",
+			"search:warm-up:1",
+			"search:warm-up:2",
+			"search:warm-up:3",
+			"search:warm-up:4",
+			"search:warm-up:5",
+			"search:warm-up:6",
+			"search:warm-up:7",
+			"search:warm-up:8",
+			"search:warm-up:9",
+			"search:warm-up:10",
+			"search:warm-up:11",
+			"search:warm-up:12",
 			"edit:diff",
 		]);
 		expect(sdkLoads.count).toBe(0);
@@ -172,6 +185,7 @@ describe("preloadSteps", () => {
 		const { session } = startSession({ create: { tools: [] } });
 		expect(preloadSteps(session).map((step) => step.name)).toEqual([
 			"provider:anthropic-messages",
+			"http-client",
 			"connect:http://127.0.0.1:9",
 		]);
 	});
@@ -180,7 +194,7 @@ describe("preloadSteps", () => {
 		vi.stubEnv("ATOMIC_OFFLINE", value);
 		try {
 			const { session } = startSession({ create: { tools: [] } });
-			expect(preloadSteps(session).map((step) => step.name)).toEqual(["provider:anthropic-messages"]);
+			expect(preloadSteps(session).map((step) => step.name)).toEqual(["provider:anthropic-messages", "http-client"]);
 		} finally {
 			vi.unstubAllEnvs();
 		}

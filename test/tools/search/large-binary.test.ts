@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, openSync, symlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { temporaryDirectory, writeTree } from "../search-fixture.js";
@@ -113,5 +113,38 @@ describe("binary files and invalid UTF-8", () => {
 			expect(await ours("binmarker")).toEqual(rgFiles("binmarker"));
 			expect(await ours("utfmarker")).toEqual(rgFiles("utfmarker"));
 		});
+	});
+});
+
+describe.skipIf(process.getuid?.() === 0)("files and folders that cannot be read", () => {
+	it("are skipped and named in the result, not silently", async () => {
+		const root = temporaryDirectory();
+		writeTree(root, {
+			"open.txt": "a readmarker here\n",
+			"closed.txt": "readmarker hidden\n",
+			"shut/inner.txt": "readmarker\n",
+		});
+		chmodSync(join(root, "closed.txt"), 0o000);
+		chmodSync(join(root, "shut"), 0o000);
+		try {
+			const { lines, notice } = splitResult(await grepTool(root, { pattern: "readmarker" }));
+			expect(lines).toEqual(["open.txt:1: a readmarker here"]);
+			expect(notice).toContain("2 files or folders could not be read and were skipped");
+			expect(notice).toContain("closed.txt (EACCES)");
+			expect(notice).toContain("shut (EACCES)");
+		} finally {
+			chmodSync(join(root, "shut"), 0o755);
+		}
+	});
+});
+
+describe.skipIf(process.platform !== "linux")("a file whose read fails", () => {
+	it("is named in the result (a link to /proc/self/mem opens, but reading its start fails)", async () => {
+		const root = temporaryDirectory();
+		writeTree(root, { "plain.txt": "memmarker\n" });
+		symlinkSync("/proc/self/mem", join(root, "mem"));
+		const { lines, notice } = splitResult(await grepTool(root, { pattern: "memmarker" }));
+		expect(lines).toEqual(["plain.txt:1: memmarker"]);
+		expect(notice).toMatch(/^\[One file or folder could not be read and was skipped: mem \(E[A-Z]+\)\]$/);
 	});
 });

@@ -99,6 +99,21 @@ describe("walkTree", () => {
 		expect(collect(join(repository, "sub"))).toEqual([".ignore", "a.txt"]);
 	});
 
+	it("reads at most maxFolderEntries entries of a folder, and says which folder it cut", () => {
+		const tree = temporaryDirectory();
+		writeTree(tree, { "big/a": "", "big/b": "", "big/c": "", "big/d": "", "small/x": "" });
+		const cut: string[] = [];
+		const paths: string[] = [];
+		walkTree(
+			tree,
+			{ maxFolderEntries: 3, onFolderCut: (path) => cut.push(path) },
+			(entry) => paths.push(entry.path) > 0,
+		);
+		expect(cut).toEqual(["big"]);
+		expect(paths.filter((path) => path.startsWith("big/"))).toHaveLength(3);
+		expect(paths).toContain("small/x");
+	});
+
 	it("throws for a root that does not exist", () => {
 		expect(() => collect(join(root, "missing"))).toThrow("ENOENT");
 	});
