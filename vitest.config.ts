@@ -28,7 +28,6 @@ const OWN_MODULE_GRAPH = [
 	"test/tools/search/abort.test.ts",
 	"test/tools/search/idle.test.ts",
 	"test/tools/search/ignore-semantics.test.ts",
-	"test/tools/search/parity-builtin.test.ts",
 	"test/tools/search/parity.test.ts",
 ];
 

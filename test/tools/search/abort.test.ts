@@ -1,14 +1,9 @@
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { temporaryDirectory, writeTree } from "../search-fixture.js";
 import { findTool, grepTool, splitResult } from "./search-calls.js";
 
-// The slow search below is slow for a backtracking regex engine (JavaScript's), not for ripgrep's:
-// the built-in engine is forced, should another one be the default. Set before any module loads;
-// this file runs in a process of its own (vitest.config.ts), which also keeps the CPU count below
-// about this file's searches alone.
-vi.hoisted(() => {
-	process.env.ATOMIC_SEARCH_ENGINE = "builtin";
-});
+// This file runs in a process of its own (vitest.config.ts), which keeps the CPU time below about
+// this file's searches alone.
 
 /**
  * `[a-z]*\d` on a line of 4,000 letters tries every start and backtracks over the rest of the line:

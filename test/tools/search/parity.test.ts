@@ -10,4 +10,4 @@ vi.hoisted(() => {
 	process.env.XDG_CONFIG_HOME = `${base}/xdg`;
 });
 
-describeParity("default engine");
+describeParity("the search engine");
