@@ -11,7 +11,7 @@ import type { ApprovalMode } from "../../permissions/index.js";
 import type { CommandInfo } from "../../resources/commands.js";
 import type { Session } from "../../session/session.js";
 import type { TreeNode } from "../../session/types.js";
-import { COMPACTION_CANCELLED, type CompactionControl } from "../compaction/compaction-control.js";
+import type { CompactionControl } from "../compaction/compaction-control.js";
 import {
 	contextSizeKnown,
 	entriesOf,
@@ -36,23 +36,13 @@ import type { BashResult } from "../runs/bash-requests.js";
 import type { DirectBash, DirectBashOptions } from "../runs/direct-bash.js";
 import type { AgentSessionOptions, PromptOptions, SessionState } from "./api-types.js";
 import { composeSession, type SessionParts } from "./compose.js";
-import type { AgentSessionEvent, AgentSessionListener } from "./events.js";
+import type { AgentSessionListener } from "./events.js";
 import { DEFAULT_HEARTBEAT_MS, Heartbeat } from "./heartbeat.js";
-import { StateTracker } from "./state-tracker.js";
+import { STATELESS_EVENTS, StateTracker } from "./state-tracker.js";
 import { StateValueCache } from "./state-value-cache.js";
 
 export { BUSY_PROMPT_MESSAGE, NO_MODEL_MESSAGE } from "../runs/input-gate.js";
 export * from "./api-types.js";
-
-/** Events that never change what get_state reports. */
-const STATELESS_EVENTS = new Set<AgentSessionEvent["type"]>([
-	"message_update",
-	"tool_execution_update",
-	"state_changed",
-	"heartbeat",
-	"context_usage",
-	"warning",
-]);
 
 /**
  * The SDK face of Atomic: one conversation with a model, tools and a session file. Its parts are
@@ -255,15 +245,7 @@ export class AgentSession {
 		{ onStarted }: { onStarted?(): void } = {},
 	): Promise<CompactionResult> {
 		if (this.isStreaming) await this.abort();
-		let cancelled = false;
-		try {
-			return await this.changes(this.parts.compaction.compact("manual", options, { onStarted }));
-		} catch (error) {
-			cancelled = error instanceof Error && error.message === COMPACTION_CANCELLED;
-			throw error;
-		} finally {
-			this.parts.input.compactionEnded(cancelled);
-		}
+		return this.changes(this.parts.compaction.compact("manual", options, { onStarted }));
 	}
 
 	abortCompaction(): boolean {

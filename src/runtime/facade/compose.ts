@@ -184,6 +184,10 @@ export function composeSession(
 		requests,
 		compaction,
 	});
+	// Prompts queued while a manual compaction ran go out once it ends (not after an abort).
+	events.observe((event) => {
+		if (event.type === "compaction_end" && event.reason === "manual") input.compactionEnded(event.aborted);
+	});
 	const switcher = new SessionSwitcher({
 		factory: options.sessionFactory,
 		extensions,

@@ -1,5 +1,15 @@
 import type { SessionState } from "./api-types.js";
-import type { StateChanges } from "./events.js";
+import type { AgentSessionEvent, StateChanges } from "./events.js";
+
+/** Events that never change what get_state reports. */
+export const STATELESS_EVENTS = new Set<AgentSessionEvent["type"]>([
+	"message_update",
+	"tool_execution_update",
+	"state_changed",
+	"heartbeat",
+	"context_usage",
+	"warning",
+]);
 
 /**
  * Keeps what clients were last told of get_state and announces every difference as one
