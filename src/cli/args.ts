@@ -1,4 +1,5 @@
 import { type ApprovalMode, isApprovalMode } from "../permissions/modes.js";
+import { isSandboxMode, type SandboxMode } from "../sandbox/types.js";
 
 export type Mode = "text" | "json" | "rpc" | "acp";
 
@@ -16,6 +17,10 @@ export interface CliArgs {
 	listModelsSearch?: string;
 	/** Print the JSON Schema of the RPC protocol and exit (set only when given). */
 	rpcSchema?: boolean;
+	/** `--sandbox`: where the model's bash commands run. */
+	sandboxMode?: SandboxMode;
+	/** `--sandbox-check`: print what the sandbox can do on this machine and exit. */
+	sandboxCheck?: boolean;
 	noSession: boolean;
 	sessionDir?: string;
 	session?: string;
@@ -98,6 +103,24 @@ export const FLAGS: FlagSpec[] = [
 		apply(args, value) {
 			if (!isApprovalMode(value)) throw new Error(`--approval-mode must be auto, ask or read-only (got "${value}")`);
 			args.approvalMode = value;
+		},
+	},
+	{
+		names: ["--sandbox"],
+		value: "MODE",
+		help: "where the model's commands run: off, read-only, workspace-write (docs/sandbox.md)",
+		apply(args, value) {
+			if (!isSandboxMode(value)) {
+				throw new Error(`--sandbox must be off, read-only or workspace-write (got "${value}")`);
+			}
+			args.sandboxMode = value;
+		},
+	},
+	{
+		names: ["--sandbox-check"],
+		help: "check what the sandbox can do on this machine (with the settings of this folder) and exit",
+		apply(args) {
+			args.sandboxCheck = true;
 		},
 	},
 	{

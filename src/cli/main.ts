@@ -30,6 +30,7 @@ function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgen
 		continueSession: args.continueSession,
 		name: args.name,
 		approvalMode: args.approvalMode,
+		sandboxMode: args.sandboxMode,
 		mcp: !args.noMcp,
 		mcpConfigs: args.mcpConfigs,
 		fallbackModels: args.fallbackModels,
@@ -77,6 +78,10 @@ async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	const { agentDir } = await import("../llm/config-paths.js");
+	if (args.sandboxCheck) {
+		const { sandboxCheck } = await import("./sandbox-check.js");
+		return sandboxCheck({ cwd: process.cwd(), agentDir: agentDir(), mode: args.sandboxMode });
+	}
 	if (args.listModels) {
 		const [{ ModelRegistry }, { listModels }] = await Promise.all([
 			import("../llm/model-registry.js"),

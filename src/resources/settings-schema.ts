@@ -93,6 +93,43 @@ const ShellEnvSettings = Type.Object(
 	{ description: "an object" },
 );
 
+const positive = (what: string) => Type.Integer({ minimum: 1, description: `a whole number of ${what} >= 1` });
+
+/** The `sandbox` block; the mode names are SANDBOX_MODES of src/sandbox. */
+export const SandboxSettingsSchema = Type.Object(
+	{
+		mode: Type.Optional(oneOf(["off", "read-only", "workspace-write"])),
+		writableRoots: Type.Optional(
+			Type.Array(Type.String({ description: "a path (a string)" }), { description: "an array of paths" }),
+		),
+		network: Type.Optional(
+			Type.Union(
+				[
+					oneOf(["off", "on"]),
+					Type.Array(Type.String({ minLength: 1, description: "a host pattern" }), {
+						description: "an array of host patterns",
+					}),
+				],
+				{ description: '"off", "on" or an array of host patterns' },
+			),
+		),
+		denyRead: Type.Optional(
+			Type.Array(Type.String({ description: "a path (a string)" }), { description: "an array of paths" }),
+		),
+		limits: Type.Optional(
+			Type.Object(
+				{
+					memoryMb: Type.Optional(positive("MiB")),
+					processes: Type.Optional(positive("processes")),
+					cpuSeconds: Type.Optional(positive("seconds")),
+				},
+				{ description: "an object" },
+			),
+		),
+	},
+	{ description: "an object" },
+);
+
 export const SettingsSchema = Type.Object(
 	{
 		defaultProvider: text(),
@@ -125,6 +162,8 @@ export const SettingsSchema = Type.Object(
 		permissions: Type.Optional(PermissionsSettingsSchema),
 		/** The environment of the commands the agent runs (bash tool, RPC bash, extension exec); read from the user's file only. */
 		shellEnv: Type.Optional(ShellEnvSettings),
+		/** Where the model's commands run: mode, writable roots, network, hidden paths, limits (docs/sandbox.md). */
+		sandbox: Type.Optional(SandboxSettingsSchema),
 	},
 	{ description: "an object" },
 );
@@ -132,5 +171,6 @@ export const SettingsSchema = Type.Object(
 export type RetrySettings = Static<typeof RetrySettings>;
 export type CompactionSettings = Static<typeof CompactionSettings>;
 export type PermissionsSettings = Static<typeof PermissionsSettingsSchema>;
+export type SandboxSettingsBlock = Static<typeof SandboxSettingsSchema>;
 /** One settings file, validated. */
 export type SettingsFile = Static<typeof SettingsSchema> & { [key: string]: unknown };

@@ -4,7 +4,12 @@ import type { TSchema } from "typebox";
 import { type ConfigCheck, type ConfigProblem, configCheck, keyPath } from "../llm/config-validator.js";
 import { ensureDirectorySync } from "../platform/ensure-directory.js";
 import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
-import { type PermissionsSettings, type SettingsFile, SettingsSchema } from "./settings-schema.js";
+import {
+	type PermissionsSettings,
+	type SandboxSettingsBlock,
+	type SettingsFile,
+	SettingsSchema,
+} from "./settings-schema.js";
 
 export type { CompactionSettings, PermissionsSettings, RetrySettings } from "./settings-schema.js";
 
@@ -90,7 +95,7 @@ function validate(path: string, data: Record<string, unknown>, problems: Problem
 		const schema = PROPERTIES[key];
 		if (!isSchema(schema)) {
 			kept[key] = value;
-		} else if (key === "permissions") {
+		} else if (key === "permissions" || key === "sandbox") {
 			const checked = checkOf(schema)(value, key);
 			if (checked.ok) kept[key] = value;
 			else problems.permissionErrors.push(...lines(path, checked.problems));
@@ -121,7 +126,8 @@ function readSettingsFile(path: string, problems: Problems): FileContent {
 	} catch (error) {
 		const message = `${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`;
 		// Its rules cannot be known: running without them could run what they forbid.
-		if (text.includes('"permissions"')) problems.permissionErrors.push(`${message}; it holds permissions`);
+		if (text.includes('"permissions"') || text.includes('"sandbox"'))
+			problems.permissionErrors.push(`${message}; it holds permissions or a sandbox`);
 		else problems.errors.push(message);
 		return { raw: {}, valid: {} };
 	}
@@ -167,11 +173,12 @@ export class SettingsStore {
 		this.project = readSettingsFile(this.projectPath, this).valid;
 	}
 
-	/** The effective settings (a fresh merged copy), without `permissions`. */
+	/** The effective settings (a fresh merged copy), without `permissions` and `sandbox` (merged by their own rules). */
 	get(): Settings {
 		// Deep copy: the merge shares nested objects with the stored state, which update() persists.
 		const merged = structuredClone(mergeSettings(this.global, this.project));
 		delete merged.permissions;
+		delete merged.sandbox;
 		return merged;
 	}
 
@@ -182,6 +189,15 @@ export class SettingsStore {
 		return {
 			user: layer(this.globalPath, this.global.permissions),
 			project: layer(this.projectPath, this.project.permissions),
+		};
+	}
+
+	/** The user's and the project's sandbox blocks; the project's with its file. */
+	sandboxLayers(): { user?: SandboxSettingsBlock; project?: { source: string; block: SandboxSettingsBlock } } {
+		const project = this.project.sandbox;
+		return {
+			user: this.global.sandbox ? structuredClone(this.global.sandbox) : undefined,
+			project: project ? { source: this.projectPath, block: structuredClone(project) } : undefined,
 		};
 	}
 

@@ -178,5 +178,6 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 		approvals.answer(command.requestId, command.decision, command.message);
 	},
 	set_approval_mode: (command, { session }) => session.setApprovalMode(command.mode),
+	set_sandbox_mode: (command, { session }) => session.setSandboxMode(command.mode),
 	get_mcp_servers: async (_command, { session }) => ({ servers: await session.getMcpServers() }),
 };

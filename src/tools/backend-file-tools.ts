@@ -7,6 +7,7 @@ import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
 import { createReadTool } from "./read.js";
 import { type ReadToolDetails, readResult } from "./read-result.js";
+import { checkToolRead, checkToolWrite } from "./sandbox-paths.js";
 import { truncateHead } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
 import { createWriteTool } from "./write.js";
@@ -46,6 +47,7 @@ function backendRead(options: ToolOptions, files: TextFileBackend): AgentTool {
 		throwIfAborted(signal);
 		if (IMAGE_EXTENSION.test(args.path.trim())) return disk.execute(toolCallId, args, signal, onUpdate);
 		const absolutePath = resolveToolPath(args.path, options.cwd);
+		checkToolRead(options, absolutePath);
 		const text = await files.readTextFile(absolutePath, signal);
 		throwIfAborted(signal);
 		return selectText(args.path, absolutePath, text, args.offset, args.limit);
@@ -82,7 +84,10 @@ function backendWrite(options: ToolOptions, files: TextFileBackend): AgentTool {
 	return replaceExecute(createWriteTool(options), async (_toolCallId, args, signal) => {
 		throwIfAborted(signal);
 		const absolutePath = resolveToolPath(args.path, options.cwd);
-		await withFileMutationQueue(absolutePath, () => files.writeTextFile(absolutePath, args.content, signal));
+		await withFileMutationQueue(absolutePath, () => {
+			checkToolWrite(options, absolutePath);
+			return files.writeTextFile(absolutePath, args.content, signal);
+		});
 		const bytes = Buffer.byteLength(args.content, "utf8");
 		return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${args.path}` }] };
 	});
@@ -98,6 +103,7 @@ function backendEdit(options: ToolOptions, files: TextFileBackend): AgentTool {
 			const displayPath = args.path;
 			const absolutePath = resolveToolPath(displayPath, options.cwd);
 			return withFileMutationQueue(absolutePath, async () => {
+				checkToolWrite(options, absolutePath);
 				const raw = await files.readTextFile(absolutePath, signal);
 				throwIfAborted(signal);
 				const { updated, before, after } = editFileText(raw, args, displayPath);

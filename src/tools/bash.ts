@@ -1,8 +1,17 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult, ToolUpdateCallback } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
+import {
+	denialNotice,
+	findDenials,
+	type Sandbox,
+	type SandboxDetails,
+	type SandboxLaunch,
+	type SandboxPolicy,
+	SandboxUnavailableError,
+} from "../sandbox/index.js";
 import type { ShellRunner } from "./file-backend.js";
-import { runShell, type ShellRunResult } from "./shell.js";
+import { runShell, type ShellLauncher, type ShellRunResult } from "./shell.js";
 import { outputLimits, RollingTail } from "./shell-output.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
@@ -17,6 +26,15 @@ const bashParameters = Type.Object({
 				"Seconds after which the command and every process it started are killed. Omit for no limit; set one for anything that might hang.",
 		}),
 	),
+	escalate: Type.Optional(
+		Type.Boolean({
+			description:
+				"Only after the sandbox denied this command and it cannot be done inside: true asks the user to run it once outside the sandbox.",
+		}),
+	),
+	justification: Type.Optional(
+		Type.String({ description: "With escalate: why the command must run outside the sandbox, shown to the user." }),
+	),
 });
 
 export type BashToolParameters = typeof bashParameters;
@@ -27,6 +45,8 @@ export interface BashToolDetails {
 	truncation?: TruncationResult | null;
 	/** Null in progress updates. */
 	fullOutputPath?: string | null;
+	/** Set when the sandbox was on: its mode, network and what it denied. */
+	sandbox?: SandboxDetails & { escalated?: boolean };
 }
 
 export interface BashToolOptions extends ToolOptions {
@@ -36,6 +56,8 @@ export interface BashToolOptions extends ToolOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Runs the command instead of a local shell (an editor's terminal); default runShell. */
 	runShell?: ShellRunner;
+	/** The session's sandbox: when on, commands run in it (locally, never in an editor's terminal). */
+	sandbox?: Sandbox;
 }
 
 /** At most one progress update per this many milliseconds, plus one at the end. */
@@ -121,10 +143,22 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 		parameters: bashParameters,
 		async execute(toolCallId, args: Static<BashToolParameters>, signal, onUpdate) {
 			checkTimeout(args.timeout);
+			const sandboxed = sandboxFor(options.sandbox, options.cwd, toolCallId, args.escalate === true);
 			const progress = new ProgressReporter(onUpdate);
 			let result: ShellRunResult;
+			let launch: SandboxLaunch | undefined;
 			try {
-				const run: ShellRunner = options.runShell ?? runShell;
+				const policy = sandboxed?.policy;
+				const launcher: ShellLauncher | undefined =
+					policy && options.sandbox
+						? (shell, command) => {
+								launch = options.sandbox?.launch(policy, shell, command);
+								if (!launch) throw new SandboxUnavailableError("no sandbox");
+								return launch;
+							}
+						: undefined;
+				// An editor's terminal cannot be sandboxed: a sandboxed command runs here.
+				const run: ShellRunner = (sandboxed && !sandboxed.escalated ? undefined : options.runShell) ?? runShell;
 				result = await run(
 					{
 						command: args.command,
@@ -135,17 +169,28 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 						shellPath: options.shellPath,
 						spillDir: options.spillDir,
 						onData: (_channel, text) => progress.add(text),
+						launcher,
 					},
 					toolCallId,
 				);
 			} finally {
 				progress.finish();
+				launch?.cleanup();
 			}
-			const text = resultText(result);
+			let text = resultText(result);
 			const details: BashToolDetails = {};
 			if (result.exitCode !== undefined) details.exitCode = result.exitCode;
 			if (result.truncated) details.truncation = result.truncation;
 			if (result.fullOutputPath !== undefined) details.fullOutputPath = result.fullOutputPath;
+			if (sandboxed) {
+				const { policy, escalated } = sandboxed;
+				const denied = escalated ? [] : findDenials(policy, result.output, result.exitCode);
+				details.sandbox = { mode: policy.mode, network: policy.network, denied };
+				if (escalated) {
+					details.sandbox.escalated = true;
+					text = `[Ran outside the sandbox, as the user approved.]\n${text}`;
+				} else if (denied.length > 0) text = `${text}\n\n${denialNotice(policy, denied)}`;
+			}
 
 			// Thrown, so the loop reports an error; the output so far still reaches the model.
 			const before = shownOutput(result) ? `${text}\n\n` : "";
@@ -158,6 +203,28 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 			return { content: [{ type: "text", text }], details };
 		},
 	};
+}
+
+/**
+ * How a call runs when the sandbox is on: in it, or (an approved escalation) outside it. Throws
+ * when the sandbox cannot be made (nothing runs unprotected) and when an escalation was not
+ * approved. Undefined when the sandbox is off.
+ */
+function sandboxFor(
+	sandbox: Sandbox | undefined,
+	cwd: string,
+	toolCallId: string,
+	escalate: boolean,
+): { policy: SandboxPolicy; escalated: boolean } | undefined {
+	const policy = sandbox?.policy(cwd);
+	if (!sandbox || !policy) return undefined;
+	if (escalate) {
+		if (sandbox.takeEscalation(toolCallId)) return { policy, escalated: true };
+		throw new Error("Running this command outside the sandbox was not approved by the user; it was not run.");
+	}
+	const availability = sandbox.available();
+	if (!availability.available) throw new SandboxUnavailableError(availability.reason ?? "unknown");
+	return { policy, escalated: false };
 }
 
 function errorResult(text: string, details: BashToolDetails): AgentToolResult<BashToolDetails> {

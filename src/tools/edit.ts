@@ -8,6 +8,7 @@ import { findUniqueMatch } from "./edit-match.js";
 import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
+import { checkToolWrite } from "./sandbox-paths.js";
 import { formatSize } from "./truncate.js";
 import type { ToolOptions } from "./types.js";
 
@@ -160,6 +161,7 @@ export function createEditTool(options: ToolOptions): AgentTool<typeof editSchem
 			const displayPath = args.path;
 			const absolutePath = resolveToolPath(displayPath, options.cwd);
 			return withFileMutationQueue(absolutePath, async () => {
+				checkToolWrite(options, absolutePath);
 				const handle = await openToolFile(absolutePath, displayPath, "readWrite", {
 					verb: "edit",
 					directoryMessage: `${displayPath} is a directory, not a file`,

@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
+import { sandboxedSearch } from "./sandbox-paths.js";
 import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search/runner.js";
 import {
 	foldersCutNotice,
@@ -59,7 +60,8 @@ async function runFind(
 	signal: AbortSignal,
 ): Promise<AgentToolResult<FindToolDetails>> {
 	const limit = wholeNumber(args.limit, DEFAULT_LIMIT, 1);
-	const job = { kind: "find" as const, cwd: options.cwd, args, defaultLimit: DEFAULT_LIMIT };
+	const hidden = sandboxedSearch(options, args.path);
+	const job = { kind: "find" as const, cwd: options.cwd, args: { ...args, hidden }, defaultLimit: DEFAULT_LIMIT };
 	const outcome = await runSearch(job, { signal, timeLimitMs: options.searchTimeLimitMs });
 	const results = outcome.lines;
 	const details: FindToolDetails = {};

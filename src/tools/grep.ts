@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
+import { sandboxedSearch } from "./sandbox-paths.js";
 import { MAX_LINE_BYTES } from "./search/file-scan.js";
 import { runSearch, SEARCH_TIME_LIMIT_MS } from "./search/runner.js";
 import {
@@ -71,7 +72,8 @@ async function runGrep(
 	signal: AbortSignal,
 ): Promise<AgentToolResult<GrepToolDetails>> {
 	const limit = wholeNumber(args.limit, DEFAULT_LIMIT, 1);
-	const job = { kind: "grep" as const, cwd: options.cwd, args, defaultLimit: DEFAULT_LIMIT };
+	const hidden = sandboxedSearch(options, args.path);
+	const job = { kind: "grep" as const, cwd: options.cwd, args: { ...args, hidden }, defaultLimit: DEFAULT_LIMIT };
 	const outcome = await runSearch(job, { signal, timeLimitMs: options.searchTimeLimitMs });
 	const { lines, summary } = outcome;
 	const details: GrepToolDetails = {};

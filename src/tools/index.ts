@@ -1,4 +1,5 @@
 import type { AgentTool } from "../agent/types.js";
+import type { Sandbox } from "../sandbox/index.js";
 import { withTextFileBackend } from "./backend-file-tools.js";
 import { createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
@@ -38,6 +39,8 @@ export interface BuiltInToolOptions {
 	runShell?: ShellRunner;
 	/** How long one grep or find may run (default 30 s). */
 	searchTimeLimitMs?: number;
+	/** The session's sandbox (commands run in it; file tools follow its path rules). */
+	sandbox?: Sandbox;
 }
 
 /** Creates the named built-in tools (all of them by default). Unknown names throw. */

@@ -5,6 +5,7 @@ import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { Type } from "../llm/schema-builders.js";
 import { fsPromises } from "../platform/lazy-builtins.js";
 import { resolveToolPath } from "./paths.js";
+import { checkToolRead } from "./sandbox-paths.js";
 import { compareNames } from "./search/walker.js";
 import { isFileSystemError, statToolPath, wholeNumber, withNotices } from "./search-support.js";
 import { DEFAULT_MAX_BYTES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
@@ -37,14 +38,19 @@ export function createLsTool(options: ToolOptions): AgentTool<typeof lsSchema, L
 			"(whichever is hit first).",
 		].join(" "),
 		parameters: lsSchema,
-		execute: (_toolCallId, args, signal) => runLs(options.cwd, args, signal),
+		execute: (_toolCallId, args, signal) => runLs(options, args, signal),
 	};
 }
 
-async function runLs(cwd: string, args: LsToolInput, signal: AbortSignal): Promise<AgentToolResult<LsToolDetails>> {
+async function runLs(
+	options: ToolOptions,
+	args: LsToolInput,
+	signal: AbortSignal,
+): Promise<AgentToolResult<LsToolDetails>> {
 	signal.throwIfAborted();
 	const limit = wholeNumber(args.limit, DEFAULT_LIMIT, 1);
-	const directory = resolveToolPath(args.path ?? ".", cwd);
+	const directory = resolveToolPath(args.path ?? ".", options.cwd);
+	checkToolRead(options, directory);
 	if (!(await statToolPath(directory)).isDirectory()) throw new Error(`Not a directory: ${directory}`);
 	const entries = await fsPromises().readdir(directory, { withFileTypes: true });
 	entries.sort((left, right) => compareNames(left.name, right.name));

@@ -5,6 +5,7 @@ import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { resolveToolPath } from "./paths.js";
 import { type ReadToolDetails, readResult } from "./read-result.js";
 import { type LineSelection, selectLines } from "./read-selection.js";
+import { checkToolRead } from "./sandbox-paths.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult, truncateHead } from "./truncate.js";
 
 export type { ReadToolDetails } from "./read-result.js";
@@ -154,6 +155,7 @@ export function createReadTool(options: ToolOptions): AgentTool<typeof readSchem
 			throwIfAborted(signal);
 			const displayPath = args.path;
 			const absolutePath = resolveToolPath(displayPath, options.cwd);
+			checkToolRead(options, absolutePath);
 			const handle = await openToolFile(absolutePath, displayPath, "read", {
 				verb: "read",
 				directoryMessage: `${displayPath} is a directory (use ls to list it)`,

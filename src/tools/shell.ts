@@ -34,7 +34,15 @@ export interface ShellRunOptions {
 	maxBytes?: number;
 	/** Size cap of the full-output file; default 64 MiB. */
 	maxSpillBytes?: number;
+	/**
+	 * The program that runs `<shell> -c <command>` instead of the shell itself (the sandbox's
+	 * bwrap). It is started the same way: tagged, in a process group of its own, stopped as a whole.
+	 */
+	launcher?: ShellLauncher;
 }
+
+/** Turns `<shell> -c <command>` into the program and arguments that run it. */
+export type ShellLauncher = (shell: string, command: string) => { file: string; args: string[] };
 
 export interface ShellRunResult {
 	/** stdout and stderr in arrival order, sanitised, tail-truncated. */
@@ -82,9 +90,16 @@ function startFailure(cwd: string, error: Error): Error {
 }
 
 /** A shell of its own for `command`: `<shell> -c <command>`, tagged, in a process group of its own. */
-function startShell(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv) {
+function startShell(
+	shell: string,
+	command: string,
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	launcher: ShellLauncher | undefined,
+) {
 	const tag = newShellTag();
-	const child = childProcessModule().spawn(shell, ["-c", command], {
+	const { file, args } = launcher ? launcher(shell, command) : { file: shell, args: ["-c", command] };
+	const child = childProcessModule().spawn(file, args, {
 		cwd,
 		env: taggedEnvironment(env, tag),
 		stdio: ["ignore", "pipe", "pipe"],
@@ -172,7 +187,7 @@ export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
 		const shell = options.shellPath ?? defaultShell();
 		let started: ReturnType<typeof startShell>;
 		try {
-			started = startShell(shell, options.command, options.cwd, options.env ?? process.env);
+			started = startShell(shell, options.command, options.cwd, options.env ?? process.env, options.launcher);
 		} catch (error) {
 			// Node throws for some failures of the child's set-up (a working directory that is a file).
 			reject(error instanceof Error ? startFailure(options.cwd, error) : error);

@@ -1,7 +1,11 @@
+import type { Sandbox } from "../sandbox/index.js";
+
 /** What every built-in tool is created with. */
 export interface ToolOptions {
 	/** The working directory; relative paths resolve against it. */
 	cwd: string;
+	/** The session's sandbox: when on, paths it hides are refused and writes stay in its writable roots. */
+	sandbox?: Sandbox;
 }
 
 /** What grep and find are created with. */

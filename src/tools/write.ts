@@ -5,6 +5,7 @@ import { ensureDirectory } from "../platform/ensure-directory.js";
 import { errorMessage, openToolFile, throwIfAborted } from "./file-access.js";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
+import { checkToolWrite } from "./sandbox-paths.js";
 import type { ToolOptions } from "./types.js";
 
 const writeSchema = Type.Object({
@@ -26,6 +27,7 @@ export function createWriteTool(options: ToolOptions): AgentTool<typeof writeSch
 			const absolutePath = resolveToolPath(displayPath, options.cwd);
 			await withFileMutationQueue(absolutePath, async () => {
 				throwIfAborted(signal);
+				checkToolWrite(options, absolutePath);
 				try {
 					await ensureDirectory(dirname(absolutePath));
 				} catch (error) {

@@ -86,6 +86,8 @@ export interface RpcAgentOptions {
 	home: string;
 	cwd: string;
 	env?: Record<string, string>;
+	/** A command the agent is started through (e.g. `setpriv --reuid=…` to run it as another user). */
+	launcher?: string[];
 }
 
 const DEFAULT_TIMEOUT = 10_000;
@@ -105,7 +107,8 @@ export class RpcAgent {
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 	constructor(options: RpcAgentOptions) {
-		this.child = spawn(process.execPath, [CLI, "--mode", "rpc", ...(options.args ?? [])], {
+		const [file, ...prefix] = [...(options.launcher ?? []), process.execPath];
+		this.child = spawn(file as string, [...prefix, CLI, "--mode", "rpc", ...(options.args ?? [])], {
 			cwd: options.cwd,
 			env: childEnv(options.agentDir, options.home, options.env),
 			stdio: ["pipe", "pipe", "pipe"],

@@ -8,6 +8,7 @@ import type { CommandResults, ModelInfo, RpcModel } from "./results.js";
 
 type QueueMode = CommandOf<"set_steering_mode">["mode"];
 type ApprovalMode = CommandOf<"set_approval_mode">["mode"];
+type SandboxMode = CommandOf<"set_sandbox_mode">["mode"];
 type ApprovalDecision = CommandOf<"tool_approval_response">["decision"];
 
 /**
@@ -193,6 +194,11 @@ export class RpcCommands extends RpcConnection {
 	/** How tool calls are approved from now on (this process only). */
 	setApprovalMode(mode: ApprovalMode, options?: CallOptions): Promise<void> {
 		return this.call("set_approval_mode", { mode }, options);
+	}
+
+	/** Where the model's bash commands run from now on (this process only). */
+	setSandboxMode(mode: SandboxMode, options?: CallOptions): Promise<void> {
+		return this.call("set_sandbox_mode", { mode }, options);
 	}
 
 	/**

@@ -65,6 +65,7 @@ export type CommandResults = EveryCommand<{
 	resume_queued_messages: { released: boolean };
 	tool_approval_response: undefined;
 	set_approval_mode: undefined;
+	set_sandbox_mode: undefined;
 	get_mcp_servers: { servers: McpServerInfo[] };
 }>;
 

@@ -22,6 +22,7 @@ export const ImageContentSchema = Type.Object(
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueModeSchema = Type.Enum(["all", "one-at-a-time"]);
 export const ApprovalModeSchema = Type.Enum(["auto", "ask", "read-only"]);
+export const SandboxModeSchema = Type.Enum(["off", "read-only", "workspace-write"]);
 export const ApprovalDecisionSchema = Type.Enum(["allow", "allow_always", "deny", "deny_always"]);
 export const ThinkingLevelSchema = Type.Enum(["off", "minimal", "low", "medium", "high", "xhigh", "max"]);
 
@@ -149,6 +150,11 @@ export const COMMANDS = {
 		"set_approval_mode",
 		{ mode: ApprovalModeSchema },
 		"How tool calls are approved from now on (this process only).",
+	),
+	set_sandbox_mode: command(
+		"set_sandbox_mode",
+		{ mode: SandboxModeSchema },
+		"Where the model's bash commands run from now on (this process only); refused when looser than the project's settings allow.",
 	),
 	get_mcp_servers: command("get_mcp_servers", {}, "The configured MCP servers with their status and tools."),
 } satisfies Record<string, TObject>;

@@ -186,6 +186,12 @@ export const EVENTS: Record<string, TObject> = {
 			alwaysRule: Type.String({
 				description: "The rule allow_always adds as an allow rule, or deny_always as a deny rule, for the session",
 			}),
+			kind: Type.Optional(
+				Type.Literal("sandbox_escalation", {
+					description:
+						"The model asks to run this bash call once outside the sandbox (asked in every approval mode); absent: a tool call",
+				}),
+			),
 		},
 		"A tool call waits for a decision; several may be open at once",
 	),

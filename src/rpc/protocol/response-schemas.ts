@@ -136,6 +136,7 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 	],
 	tool_approval_response: [undefined, "The request was decided (its tool_approval_resolved follows)"],
 	set_approval_mode: [undefined, "The approval mode was set"],
+	set_sandbox_mode: [undefined, "The sandbox mode was set"],
 	get_mcp_servers: [
 		Type.Object({ servers: Type.Array(Type.Ref("McpServerInfo")) }),
 		"Every configured MCP server, skipped project servers included",

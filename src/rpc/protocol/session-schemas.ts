@@ -155,6 +155,18 @@ const SessionState = Type.Object({
 	pendingMessageCount: Count,
 	queuedMessagesPaused: Type.Boolean({ description: "pause_queued_messages is in effect" }),
 	approvalMode: Type.Enum(["auto", "ask", "read-only"]),
+	sandbox: Type.Object(
+		{
+			mode: Type.Enum(["off", "read-only", "workspace-write"]),
+			network: Type.Union([Type.Enum(["off", "on"]), Type.Array(Type.String())], {
+				description: "off, on, or the host patterns commands may reach",
+			}),
+			available: Type.Boolean({ description: "Whether the sandbox can be made on this machine" }),
+			mechanism: Type.Literal("bubblewrap"),
+			reason: Type.Optional(Type.String({ description: "Why it cannot be made, when it cannot" })),
+		},
+		{ description: "The sandbox of the model's bash commands (docs/sandbox.md)" },
+	),
 	tools: Type.Optional(
 		Type.Array(Type.String(), { description: "The tools the model is offered, connected MCP servers' included" }),
 	),

@@ -43,7 +43,18 @@ export interface ApprovalsHost {
 	emit(event: ApprovalEvent): void;
 	/** A request opened (what a heartbeat reports); returns what ends it. */
 	waiting?(): () => void;
+	/**
+	 * For a call that asks to leave the sandbox (bash with `escalate`, the sandbox on): the sandbox
+	 * mode and the model's justification. Undefined for every other call.
+	 */
+	escalation?(context: ToolApprovalContext): { mode: string; justification: string } | undefined;
+	/** The user let this call run outside the sandbox once. */
+	grantEscalation?(toolCallId: string): void;
 }
+
+/** What the model reads when an escalation cannot be asked for. */
+const NO_CLIENT_ESCALATION =
+	"Denied: running a command outside the sandbox needs a person to approve it, and no client can be asked";
 
 interface Resolution {
 	decision: ApprovalDecision;
@@ -58,6 +69,7 @@ interface Resolution {
 
 interface OpenRequest {
 	facts: CallFacts;
+	escalation: boolean;
 	settle(resolution: Resolution): void;
 }
 
@@ -76,6 +88,8 @@ export class ToolApprovals {
 	private modeValue: ApprovalMode;
 	/** `allow_always` and `deny_always` rules of the current session (recorded in it, so a reopened session keeps them). */
 	private sessionRules: SessionApprovalRules;
+	/** Rules of `allow_always` / `deny_always` answers to sandbox escalations: this process only. */
+	private readonly escalationRules = new SessionApprovalRules();
 	private readonly open = new Map<string, OpenRequest>();
 
 	constructor(
@@ -124,6 +138,8 @@ export class ToolApprovals {
 	/** The `approveToolCall` hook of the agent loop: undefined lets the call run, a block denies it. */
 	readonly check = (context: ToolApprovalContext, signal: AbortSignal): Promise<ToolCallBlock | undefined> => {
 		const facts = this.facts(context);
+		const escalation = this.host.escalation?.(context);
+		if (escalation) return this.checkEscalation(context, facts, escalation, signal);
 		const verdict = decide(this.policy(), facts);
 		const session = this.host.session();
 		const call = { toolCallId: context.toolCall.id, toolName: context.toolCall.name };
@@ -150,6 +166,56 @@ export class ToolApprovals {
 		if (signal.aborted) return Promise.resolve(block(ABORTED_CALL_TEXT));
 		return this.ask(this.handler, this.request(context, facts, verdict.reason), facts, session, signal);
 	};
+
+	/**
+	 * A call that asks to run outside the sandbox: deny rules still deny; an escalation rule the user
+	 * added decides; otherwise the client is always asked, whatever the approval mode (`auto`
+	 * included), and with nobody to ask it is denied. An allowed call is granted to the sandbox.
+	 */
+	private async checkEscalation(
+		context: ToolApprovalContext,
+		facts: CallFacts,
+		{ mode, justification }: { mode: string; justification: string },
+		signal: AbortSignal,
+	): Promise<ToolCallBlock | undefined> {
+		const session = this.host.session();
+		const call = { toolCallId: context.toolCall.id, toolName: context.toolCall.name };
+		const verdict = decide(this.escalationPolicy(), facts);
+		if (verdict.action === "deny") {
+			this.audit(session, { ...call, decision: "deny", by: "rule", rule: verdict.rule, reason: verdict.text });
+			return block(verdict.text);
+		}
+		if (verdict.action === "allow") {
+			this.audit(session, {
+				...call,
+				decision: "allow",
+				by: "rule",
+				reason: `sandbox escalation allowed by ${verdict.silent ? "the approval mode" : verdict.rule}`,
+			});
+			this.host.grantEscalation?.(call.toolCallId);
+			return undefined;
+		}
+		if (!this.handler) {
+			this.audit(session, { ...call, decision: "deny", by: "rule", reason: NO_CLIENT_ESCALATION });
+			return block(NO_CLIENT_ESCALATION);
+		}
+		if (signal.aborted) return block(ABORTED_CALL_TEXT);
+		const why = justification.trim() || "(no justification given)";
+		const reason = `The model asks to run this command outside the sandbox (mode ${mode}): ${why}`;
+		const request = { ...this.request(context, facts, reason), kind: "sandbox_escalation" as const };
+		const outcome = await this.ask(this.handler, request, facts, session, signal);
+		if (outcome === undefined) this.host.grantEscalation?.(call.toolCallId);
+		return outcome;
+	}
+
+	/** Escalations: the deny rules of the settings and the session, then the escalation rules; otherwise ask. */
+	private escalationPolicy(): Policy {
+		return {
+			mode: "ask",
+			allow: this.escalationRules.allow,
+			deny: [...this.permissions.deny, ...this.sessionRules.deny, ...this.escalationRules.deny],
+		};
+	}
 
 	private request(context: ToolApprovalContext, facts: CallFacts, reason: string): ToolApprovalRequest {
 		const request: ToolApprovalRequest = {
@@ -190,14 +256,19 @@ export class ToolApprovals {
 				controller.abort();
 				const allowed = allowsCall(resolution.decision);
 				const always = resolution.by === "user" && resolution.rule !== undefined;
-				if (always && resolution.rule) this.sessionRules.add(allowed ? "allow" : "deny", resolution.rule);
+				const escalation = request.kind === "sandbox_escalation";
+				const rules = escalation ? this.escalationRules : this.sessionRules;
+				if (always && resolution.rule) rules.add(allowed ? "allow" : "deny", resolution.rule);
+				// An escalation's rule is not recorded as a rule: a reopened session would read it as a tool rule.
+				const recordedRule = escalation ? undefined : resolution.rule;
+				const escalationRule = escalation && always ? ` (rule ${resolution.rule}, this process only)` : "";
 				this.audit(session, {
 					toolCallId: request.toolCallId,
 					toolName: request.toolName,
 					decision: resolution.decision,
 					by: resolution.by,
-					rule: resolution.rule,
-					reason: resolution.reason ?? request.reason,
+					rule: recordedRule,
+					reason: `${resolution.reason ?? request.reason}${escalationRule}`,
 					requestId: request.id,
 					message: resolution.message,
 				});
@@ -214,7 +285,7 @@ export class ToolApprovals {
 				// A new rule may decide other open requests.
 				if (always) this.reconsider();
 			};
-			this.open.set(request.id, { facts, settle });
+			this.open.set(request.id, { facts, escalation: request.kind === "sandbox_escalation", settle });
 			if (request.timeout !== undefined) {
 				const timeout = request.timeout;
 				timer = setTimeout(() => settle({ decision: "deny", by: "timeout", text: timedOut(timeout) }), timeout);
@@ -261,8 +332,9 @@ export class ToolApprovals {
 	/** Judges the open requests again (after a new rule or a mode change); those the policy decides now end. */
 	private reconsider(): void {
 		const policy = this.policy();
+		const escalationPolicy = this.escalationPolicy();
 		for (const request of [...this.open.values()]) {
-			const verdict = decide(policy, request.facts);
+			const verdict = decide(request.escalation ? escalationPolicy : policy, request.facts);
 			if (verdict.action === "allow") {
 				const rule = verdict.silent ? undefined : verdict.rule;
 				const reason = rule ? `allowed by rule ${rule}` : `approval mode ${policy.mode}`;

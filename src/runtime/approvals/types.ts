@@ -16,6 +16,11 @@ export type ToolApprovalRequest = {
 	expiresAt?: string;
 	/** The rule `allow_always` adds as an allow rule, or `deny_always` as a deny rule, for the session. */
 	alwaysRule: string;
+	/**
+	 * `sandbox_escalation`: the model asks to run this bash call once outside the sandbox (its
+	 * rule, kept in memory for this process, covers later escalations only). Absent: a tool call.
+	 */
+	kind?: "sandbox_escalation";
 };
 
 export interface ToolApprovalAnswer {

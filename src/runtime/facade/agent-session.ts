@@ -9,6 +9,7 @@ import type { AssistantMessage, ImageContent, Model, TextContent, ThinkingLevel 
 import type { McpServerInfo } from "../../mcp/types.js";
 import type { ApprovalMode } from "../../permissions/index.js";
 import type { CommandInfo } from "../../resources/commands.js";
+import type { SandboxMode, SandboxState } from "../../sandbox/index.js";
 import type { Session } from "../../session/session.js";
 import type { TreeNode } from "../../session/types.js";
 import type { CompactionControl } from "../compaction/compaction-control.js";
@@ -155,6 +156,7 @@ export class AgentSession {
 			queuedMessagesPaused: input.paused,
 			approvalMode: this.parts.approvals.mode,
 			tools: this.stateValues.toolNames(this.parts.toolsAndPrompt.tools),
+			sandbox: this.parts.sandbox.state(),
 		};
 		if (session.file) state.sessionFile = session.file;
 		const name = session.name;
@@ -279,6 +281,20 @@ export class AgentSession {
 	/** For this process (not saved); open requests are judged again. Throws below the project's mode. */
 	setApprovalMode(mode: ApprovalMode): void {
 		this.changed(this.parts.approvals.setMode(mode));
+	}
+
+	/** The sandbox of the model's commands: mode, network, whether it can be made here. */
+	get sandbox(): SandboxState {
+		return this.parts.sandbox.state();
+	}
+
+	/**
+	 * For this process (not saved). Throws below the project's mode. A mode other than off on a
+	 * machine where the sandbox cannot be made is set all the same: bash calls are then refused.
+	 */
+	setSandboxMode(mode: SandboxMode): void {
+		this.parts.sandbox.setMode(mode);
+		this.changed(undefined);
 	}
 
 	/** Cancels a retry delay in progress. */

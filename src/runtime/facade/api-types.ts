@@ -8,6 +8,7 @@ import type { ApprovalMode, ResolvedPermissions } from "../../permissions/index.
 import type { LoadedResources } from "../../resources/load-resources.js";
 import type { SettingsStore } from "../../resources/settings.js";
 import type { Skill } from "../../resources/skills.js";
+import type { Sandbox, SandboxState } from "../../sandbox/index.js";
 import type { Session } from "../../session/session.js";
 import type { ApprovalHandler } from "../approvals/tool-approvals.js";
 import type { ExtensionSetup } from "../extensions/bridge.js";
@@ -88,6 +89,8 @@ export interface AgentSessionOptions {
 	mcp?: McpSetup;
 	/** The environment `$VAR` in MCP configuration reads (default: process.env). */
 	env?: NodeJS.ProcessEnv;
+	/** Where the model's commands run; default: a sandbox that is off until a mode is set. */
+	sandbox?: Sandbox;
 }
 
 export interface SessionState {
@@ -109,4 +112,6 @@ export interface SessionState {
 	approvalMode: ApprovalMode;
 	/** The names of the tools the model is offered (built-in, extension and connected MCP tools). */
 	tools: string[];
+	/** The sandbox of the model's commands: mode, network, and whether it can be made here. */
+	sandbox: SandboxState;
 }

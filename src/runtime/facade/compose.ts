@@ -1,7 +1,10 @@
+import { homedir } from "node:os";
 import { Agent } from "../../agent/agent.js";
 import type { AgentLoopConfig } from "../../agent/types.js";
 import type { ExtensionUiBackend } from "../../extensions/ui-types.js";
+import { agentDir } from "../../llm/config-paths.js";
 import type { Model } from "../../llm/types.js";
+import { Sandbox } from "../../sandbox/index.js";
 import { ToolApprovals } from "../approvals/tool-approvals.js";
 import { AutoCompaction } from "../compaction/auto-compaction.js";
 import { CompactionControl } from "../compaction/compaction-control.js";
@@ -48,6 +51,7 @@ export interface SessionParts {
 	navigation: TreeNavigation;
 	approvals: ToolApprovals;
 	mcp: McpTools;
+	sandbox: Sandbox;
 }
 
 /**
@@ -128,8 +132,18 @@ export function composeSession(
 		reserveTokens: () => options.settings.get().compaction?.reserveTokens,
 		contextTokens: () => face.contextTokens(),
 	});
+	const sandbox =
+		options.sandbox ?? Sandbox.off({ home: homedir(), agentDir: agentDir(options.env) }, options.env?.PATH);
 	const approvals = new ToolApprovals(
 		{
+			escalation: (context) => {
+				if (context.toolCall.name !== "bash" || context.args.escalate !== true) return undefined;
+				const policy = sandbox.policy(current.cwd);
+				if (!policy) return undefined;
+				const justification = context.args.justification;
+				return { mode: policy.mode, justification: typeof justification === "string" ? justification : "" };
+			},
+			grantEscalation: (toolCallId) => sandbox.grantEscalation(toolCallId),
 			cwd: () => current.cwd,
 			session: () => current.session,
 			record: (write) => current.record(write),
@@ -220,6 +234,7 @@ export function composeSession(
 		switcher,
 		navigation,
 		approvals,
+		sandbox,
 		mcp,
 	};
 }

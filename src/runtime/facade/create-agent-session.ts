@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { RetryPolicy } from "../../agent/retry.js";
 import type { AgentTool, StreamFunction } from "../../agent/types.js";
@@ -12,6 +13,7 @@ import { loadResources } from "../../resources/load-resources.js";
 import { SettingsStore } from "../../resources/settings.js";
 import { skillsPromptSection } from "../../resources/skills.js";
 import { buildSystemPrompt } from "../../resources/system-prompt.js";
+import { effectiveSandboxSettings, Sandbox, type SandboxMode } from "../../sandbox/index.js";
 import {
 	continueRecentSession,
 	createSession,
@@ -69,6 +71,8 @@ export interface CreateAgentSessionOptions {
 	heartbeatMs?: number;
 	/** `--approval-mode`: over the user's settings; the project's settings may only make it stricter. */
 	approvalMode?: ApprovalMode;
+	/** `--sandbox`: over the user's settings; the project's settings may only make it stricter. */
+	sandboxMode?: SandboxMode;
 	/**
 	 * Answers tool approval requests (mode `ask`). Absent: nobody answers, so calls that would ask
 	 * are denied with "No client to approve".
@@ -132,6 +136,9 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		directory: (sessionCwd) => (options.noSession ? undefined : sessionDirFor({ ...location, cwd: sessionCwd })),
 	};
 
+	const sandboxSettings = effectiveSandboxSettings({ ...settingsStore.sandboxLayers(), flagMode: options.sandboxMode });
+	const sandbox = new Sandbox(sandboxSettings, { home: homedir(), agentDir }, env.PATH);
+	warnings.push(...sandbox.startupProblems(session.cwd || cwd));
 	const toolNames = options.tools;
 	const shellEnv = toolEnvironment(
 		process.env,
@@ -148,7 +155,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 		sessionFactory: factory,
 		tools: (toolCwd) =>
 			createBuiltInTools(
-				{ cwd: toolCwd, shellPath: settings.shellPath, env: shellEnv, ...options.toolBackends },
+				{ cwd: toolCwd, shellPath: settings.shellPath, env: shellEnv, sandbox, ...options.toolBackends },
 				toolNames,
 			),
 		systemPrompt: (promptCwd, tools: AgentTool[], skills) =>
@@ -195,6 +202,7 @@ export function createAgentSession(options: CreateAgentSessionOptions = {}): Cre
 			servers: options.mcpServers,
 		},
 		env,
+		sandbox,
 	});
 	warnings.push(...agentSession.modelWarnings);
 	const selected = agentSession.model;

@@ -27,7 +27,8 @@ export function findJob(
 	const onFolderCut = (path: string) => foldersCut.push(path);
 	const unreadable: string[] = [];
 	const onUnreadable = (path: string, code: string) => unreadable.push(`${path} (${code})`);
-	walkTree(root, { includeDirectories: true, onFolderCut, onUnreadable }, (entry) => {
+	const hidden = new Set(args.hidden);
+	walkTree(root, { includeDirectories: true, onFolderCut, onUnreadable, hidden }, (entry) => {
 		if (directoriesOnly && !entry.isDirectory) return true;
 		if (!matches(entry.path)) return true;
 		if (count >= limit) {

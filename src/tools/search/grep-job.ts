@@ -102,7 +102,8 @@ export function grepJob(
 		};
 		const matchesGlob = args.glob ? compileGlob(args.glob) : undefined;
 		const onUnreadable = (path: string, code: string) => output.add(path, unreadableFolder(code));
-		walkTree(searchPath, { onFolderCut: (path) => foldersCut.push(path), onUnreadable }, (entry) => {
+		const walk = { onFolderCut: (path: string) => foldersCut.push(path), onUnreadable, hidden: new Set(args.hidden) };
+		walkTree(searchPath, walk, (entry) => {
 			if (matchesGlob && !matchesGlob(entry.path)) return true;
 			current.paths.push(entry.path);
 			current.absolute.push(entry.absolutePath);

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { IgnoreFile } from "./gitignore-pattern.js";
 
 /**
@@ -48,7 +48,7 @@ export class IgnoreStack {
 		if (top === undefined) return new IgnoreStack([], [], [], false);
 		const toRoot = top === root ? "" : `${toPosix(relative(top, root))}/`;
 		const repository: Layer[] = [];
-		const exclude = readIgnoreFile(join(top, ".git", "info", "exclude"));
+		const exclude = readIgnoreFile(join(commonGitDir(top), "info", "exclude"));
 		if (exclude) repository.push({ scope: "", prefix: toRoot, file: exclude });
 		const global = globalExcludesFile();
 		const globalRules = global === undefined ? undefined : readIgnoreFile(global);
@@ -192,11 +192,25 @@ function readIgnoreFile(path: string): IgnoreFile | undefined {
 	return file.size === 0 ? undefined : file;
 }
 
+/**
+ * The folder holding a repository's shared files (`info/exclude`): `<top>/.git`, or for a worktree
+ * or submodule, whose `.git` is a file saying `gitdir: <path>`, that folder's common folder.
+ */
+function commonGitDir(top: string): string {
+	const dotGit = join(top, ".git");
+	const pointer = readSmallFile(dotGit);
+	const gitDir = pointer === undefined ? undefined : /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
+	if (gitDir === undefined) return dotGit;
+	const folder = resolve(top, gitDir);
+	const common = readSmallFile(join(folder, "commondir"))?.trim();
+	return common ? resolve(folder, common) : folder;
+}
+
 /** A regular file's text, or undefined when it is missing, not a regular file, unreadable or too large. */
 function readSmallFile(path: string): string | undefined {
-	const info = statSync(path, { throwIfNoEntry: false });
-	if (!info?.isFile() || info.size > MAX_IGNORE_FILE_BYTES) return undefined;
 	try {
+		const info = statSync(path, { throwIfNoEntry: false });
+		if (!info?.isFile() || info.size > MAX_IGNORE_FILE_BYTES) return undefined;
 		return readFileSync(path, "utf8");
 	} catch (error) {
 		// Unreadable (permissions, vanished since the stat): it adds no rules.

@@ -7,6 +7,8 @@ export interface GrepJobArguments {
 	literal?: boolean;
 	context?: number;
 	limit?: number;
+	/** Absolute paths the sandbox hides: never searched. */
+	hidden?: string[];
 }
 
 /** The find tool's arguments, as the search worker receives them. */
@@ -14,6 +16,8 @@ export interface FindJobArguments {
 	pattern: string;
 	path?: string;
 	limit?: number;
+	/** Absolute paths the sandbox hides: never listed. */
+	hidden?: string[];
 }
 
 /** One search, whose cost the model controls (pattern, globs, the tree and its ignore files). */

@@ -17,6 +17,8 @@ export interface WalkOptions {
 	maxFolderEntries?: number;
 	/** Told of a folder below the root that cannot be read (it is skipped), with the error code. */
 	onUnreadable?(path: string, code: string): void;
+	/** Absolute paths left out with everything below them (what the sandbox hides). */
+	hidden?: ReadonlySet<string>;
 }
 
 /**
@@ -55,6 +57,7 @@ interface Frame {
  */
 export function walkTree(root: string, options: WalkOptions, visit: (entry: WalkEntry) => boolean): void {
 	const includeDirectories = options.includeDirectories === true;
+	const hidden = options.hidden !== undefined && options.hidden.size > 0 ? options.hidden : undefined;
 	const stack: Frame[] = [];
 	const onCut = options.onFolderCut ?? (() => undefined);
 	const cut = { most: options.maxFolderEntries ?? MAX_FOLDER_ENTRIES, onCut, onUnreadable: options.onUnreadable };
@@ -70,6 +73,7 @@ export function walkTree(root: string, options: WalkOptions, visit: (entry: Walk
 		const name = entry.name;
 		if (name === ".git") continue;
 		const absolutePath = `${frame.absolutePath}/${name}`;
+		if (hidden?.has(absolutePath)) continue;
 		const kind = entry.isFile()
 			? FILE
 			: entry.isDirectory()

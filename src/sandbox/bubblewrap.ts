@@ -1,0 +1,60 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+import type { SandboxPolicy } from "./policy.js";
+import { isWithin, realPath, statIfAny } from "./real-path.js";
+
+/** The private temporary folder commands may always write. */
+export const SANDBOX_TMP = "/tmp";
+
+function isExecutable(path: string): boolean {
+	try {
+		accessSync(path, constants.X_OK);
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * `bwrap` from the PATH, never from inside `untrusted` folders (the writable roots: a command
+ * could put a fake one there). Undefined when there is none.
+ */
+export function findBubblewrap(path: string | undefined, untrusted: readonly string[] = []): string | undefined {
+	for (const folder of (path ?? "").split(delimiter)) {
+		if (!folder || !isAbsolute(folder)) continue;
+		const candidate = join(folder, "bwrap");
+		if (!isExecutable(candidate)) continue;
+		const real = realPath(candidate);
+		if (untrusted.some((root) => isWithin(real, root))) continue;
+		return real;
+	}
+	return undefined;
+}
+
+function exists(path: string): { folder: boolean } | undefined {
+	const stats = statIfAny(path);
+	return stats ? { folder: stats.isDirectory() } : undefined;
+}
+
+/**
+ * The bwrap arguments before the command: the whole file system read-only, a private /tmp, the
+ * writable roots bound writable, their protected parts read-only again, hidden paths masked (an
+ * empty read-only folder or /dev/null), new namespaces (network unless it is on), its own /proc,
+ * a new session, and death with the agent.
+ */
+export function bubblewrapArguments(policy: SandboxPolicy, shareNetwork: boolean): string[] {
+	const args = ["--new-session", "--die-with-parent", "--unshare-all"];
+	if (shareNetwork) args.push("--share-net");
+	args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", SANDBOX_TMP);
+	// The private /tmp hides what was there: the working folder comes back (read-only unless a root).
+	if (isWithin(policy.cwd, SANDBOX_TMP)) args.push("--ro-bind", policy.cwd, policy.cwd);
+	for (const root of policy.writableRoots) args.push("--bind", root, root);
+	for (const path of policy.readOnly) if (exists(path)) args.push("--ro-bind", path, path);
+	for (const path of policy.denyRead) {
+		const found = exists(path);
+		if (found?.folder) args.push("--tmpfs", path, "--remount-ro", path);
+		else if (found) args.push("--ro-bind", "/dev/null", path);
+	}
+	args.push("--setenv", "TMPDIR", SANDBOX_TMP, "--chdir", policy.cwd);
+	return args;
+}

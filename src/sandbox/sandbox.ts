@@ -1,0 +1,195 @@
+import { spawnSync } from "node:child_process";
+import { bubblewrapArguments, findBubblewrap, SANDBOX_TMP } from "./bubblewrap.js";
+import { checkRead, checkWrite } from "./file-policy.js";
+import { limitLines, makePidsCgroup } from "./limits.js";
+import { type SandboxPlaces, type SandboxPolicy, sandboxPolicy } from "./policy.js";
+import { type EffectiveSandboxSettings, effectiveSandboxSettings, isLooserMode } from "./settings.js";
+import type { SandboxAvailability, SandboxMode, SandboxState } from "./types.js";
+
+/** How long the first check of bubblewrap may take. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** The command as bwrap runs it, with what to undo once it has ended. */
+export interface SandboxLaunch {
+	file: string;
+	args: string[];
+	policy: SandboxPolicy;
+	/** Removes what the launch made (a cgroup); call once the command has ended. */
+	cleanup(): void;
+	/** Limits this machine does not let the sandbox enforce for this command, in words. */
+	unenforced: string[];
+}
+
+/** Thrown when a command cannot run because the sandbox cannot be made: nothing ran. */
+export class SandboxUnavailableError extends Error {
+	constructor(reason: string) {
+		super(`The sandbox cannot be made, so the command was not run: ${reason}`);
+		this.name = "SandboxUnavailableError";
+	}
+}
+
+/** Checks bubblewrap once, synchronously (a fraction of a second, only when a sandbox is wanted). */
+function probe(bwrap: string | undefined): SandboxAvailability {
+	const unavailable = (reason: string): SandboxAvailability => ({ available: false, mechanism: "bubblewrap", reason });
+	if (process.platform !== "linux")
+		return unavailable(`the sandbox needs Linux with bubblewrap; this is ${process.platform}`);
+	if (bwrap === undefined) {
+		return unavailable("bwrap (bubblewrap) is not on the PATH; install it (Debian/Ubuntu: apt-get install bubblewrap)");
+	}
+	const args = ["--new-session", "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev"];
+	args.push("--proc", "/proc", "--tmpfs", SANDBOX_TMP, "--", "/bin/sh", "-c", "exit 0");
+	const result = spawnSync(bwrap, args, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS });
+	if (result.error) return unavailable(`${bwrap} cannot be run: ${result.error.message}`);
+	if (result.status === 0) return { available: true, mechanism: "bubblewrap" };
+	const said = result.stderr.toString("utf8").trim().slice(0, 500);
+	const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.status}`;
+	return unavailable(
+		`${bwrap} cannot make a sandbox here (it ${how}${said ? `: ${said}` : ""}); unprivileged user namespaces may be refused`,
+	);
+}
+
+/**
+ * The sandbox of one session: its mode (changed by `set_sandbox_mode`), the policy for a working
+ * folder, bubblewrap's availability, the bwrap command for a bash call, the path checks of the
+ * file tools, and the escalations the user approved (each runs one call outside the sandbox).
+ */
+export class Sandbox {
+	private modeValue: SandboxMode;
+	private availability: SandboxAvailability | undefined;
+	private bwrap: string | undefined | null = null;
+	private readonly policies = new Map<string, SandboxPolicy | undefined>();
+	private readonly escalations = new Set<string>();
+
+	constructor(
+		private readonly settings: EffectiveSandboxSettings,
+		private readonly places: Omit<SandboxPlaces, "cwd">,
+		/** The PATH bwrap is looked up in. */
+		private readonly path: string | undefined,
+	) {
+		this.modeValue = settings.mode;
+	}
+
+	/** A sandbox that is off until a mode is set (SDK sessions made without one). */
+	static off(places: Omit<SandboxPlaces, "cwd">, path: string | undefined): Sandbox {
+		return new Sandbox(effectiveSandboxSettings({}), places, path);
+	}
+
+	get mode(): SandboxMode {
+		return this.modeValue;
+	}
+
+	/** Throws when `mode` is looser than the project's settings allow. */
+	setMode(mode: SandboxMode): void {
+		const { floor, floorSource } = this.settings;
+		if (isLooserMode(mode, floor)) {
+			throw new Error(
+				`Sandbox mode "${mode}" is looser than "${floor}", which ${floorSource ?? "the settings"} require`,
+			);
+		}
+		this.modeValue = mode;
+		this.policies.clear();
+	}
+
+	/** Whether bubblewrap can make the sandbox here (checked once, on first need). */
+	available(): SandboxAvailability {
+		if (this.availability === undefined) {
+			this.bwrap = findBubblewrap(this.path);
+			this.availability = probe(this.bwrap);
+		}
+		return this.availability;
+	}
+
+	/** `get_state.sandbox`. Availability is checked only once a mode other than off asks for it. */
+	state(): SandboxState {
+		// While off, only a look along the PATH (no bwrap is run at start-up); the full check comes with a mode.
+		const availability: SandboxAvailability =
+			this.modeValue === "off" && this.availability === undefined
+				? {
+						available: process.platform === "linux" && findBubblewrap(this.path) !== undefined,
+						mechanism: "bubblewrap",
+					}
+				: this.available();
+		return { mode: this.modeValue, network: this.settings.network, ...availability };
+	}
+
+	/** Problems of the settings for start-up's stderr (an unavailable sandbox, unusable roots). */
+	startupProblems(cwd: string): string[] {
+		if (this.modeValue === "off") return [...this.settings.warnings];
+		const problems = [...this.settings.warnings, ...(this.policy(cwd)?.problems ?? [])];
+		const availability = this.available();
+		if (!availability.available) {
+			problems.push(`sandbox mode ${this.modeValue}: ${availability.reason}; bash commands will be refused`);
+		}
+		return problems;
+	}
+
+	/** The policy for commands in `cwd`; undefined when the mode is off. */
+	policy(cwd: string): SandboxPolicy | undefined {
+		if (this.modeValue === "off") return undefined;
+		if (!this.policies.has(cwd)) {
+			this.policies.set(cwd, sandboxPolicy({ ...this.settings, mode: this.modeValue }, { ...this.places, cwd }));
+		}
+		return this.policies.get(cwd);
+	}
+
+	/** Throws a SandboxRefusal when the sandbox hides `path` (absolute); nothing when it is off. */
+	checkRead(cwd: string, path: string): void {
+		const policy = this.policy(cwd);
+		if (policy) checkRead(policy, path);
+	}
+
+	/** Throws a SandboxRefusal when the sandbox does not let the tools write `path`; nothing when it is off. */
+	checkWrite(cwd: string, path: string): void {
+		const policy = this.policy(cwd);
+		if (policy) checkWrite(policy, path);
+	}
+
+	/** The paths grep, find and ls leave out (the hidden ones); empty when off. */
+	hiddenPaths(cwd: string): readonly string[] {
+		return this.policy(cwd)?.denyRead ?? [];
+	}
+
+	/** The user approved running this tool call outside the sandbox. */
+	grantEscalation(toolCallId: string): void {
+		this.escalations.add(toolCallId);
+	}
+
+	/** Whether this call's escalation was approved; the grant is used up. */
+	takeEscalation(toolCallId: string): boolean {
+		return this.escalations.delete(toolCallId);
+	}
+
+	/**
+	 * How to run `<shell> -c <command>` in the sandbox for `policy`. Throws a SandboxUnavailableError
+	 * when bubblewrap cannot make it.
+	 */
+	launch(policy: SandboxPolicy, shell: string, command: string): SandboxLaunch {
+		const availability = this.available();
+		if (!availability.available || !this.bwrap) throw new SandboxUnavailableError(availability.reason ?? "unknown");
+		const unenforced: string[] = [];
+		const lines = limitLines(policy.limits);
+		let cgroup: ReturnType<typeof makePidsCgroup> | undefined;
+		if (policy.limits.processes !== undefined && process.getuid?.() === 0) {
+			try {
+				cgroup = makePidsCgroup(policy.limits.processes);
+			} catch (error) {
+				unenforced.push(
+					`processes (root is exempt from RLIMIT_NPROC and no pids cgroup could be made: ${String(error)})`,
+				);
+			}
+		}
+		// Network allow-lists need the proxy; until a list is enforced, commands get no network.
+		const args = bubblewrapArguments(policy, policy.network === "on");
+		const script = [...lines, 'exec "$0" -c "$1"'].join(" && ");
+		args.push("--", shell, "-c", script, shell, command);
+		if (cgroup === undefined) return { file: this.bwrap, args, policy, cleanup: () => undefined, unenforced };
+		const entered = cgroup;
+		return {
+			file: "/bin/sh",
+			args: ["-c", 'echo $$ > "$0" && exec "$@"', entered.enter, this.bwrap, ...args],
+			policy,
+			cleanup: () => entered.remove(),
+			unenforced,
+		};
+	}
+}

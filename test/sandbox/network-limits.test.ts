@@ -1,0 +1,74 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { useRpcHarness } from "../rpc/helpers.js";
+import { bash, describeWithBubblewrap, makeTree, NOBODY, startSandboxed } from "./support.js";
+
+const harness = useRpcHarness();
+let web: Server;
+let port = 0;
+
+beforeAll(async () => {
+	web = createServer((_request, response) => response.end("reached\n"));
+	await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+	port = (web.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => web.close(() => resolve())));
+
+/** A plain HTTP GET with bash's /dev/tcp (no curl needed): prints the body or fails. */
+function get(host: string, path = "/"): string {
+	return `exec 3<>/dev/tcp/${host}/${port} && printf 'GET ${path} HTTP/1.0\\r\\nHost: ${host}\\r\\n\\r\\n' >&3 && cat <&3 | tail -1`;
+}
+
+describeWithBubblewrap("sandbox network", () => {
+	it("is off by default (loopback of the sandbox's own only) and on when set", async () => {
+		const { server } = harness;
+		const off = await startSandboxed(makeTree(server, { sandbox: { mode: "workspace-write" } }));
+		const denied = await bash(off, server, get("127.0.0.1"));
+		expect(denied.isError).toBe(true);
+		expect(denied.text).not.toContain("reached");
+		expect(denied.details?.sandbox).toMatchObject({ network: "off", denied: [{ kind: "network" }] });
+
+		const on = await startSandboxed(makeTree(server, { sandbox: { mode: "workspace-write", network: "on" } }));
+		const allowed = await bash(on, server, get("127.0.0.1"));
+		expect(allowed.isError, allowed.text).toBe(false);
+		expect(allowed.text.trim()).toBe("reached");
+	});
+});
+
+describeWithBubblewrap("sandbox limits", () => {
+	for (const uid of [undefined, NOBODY]) {
+		const who = uid === undefined ? "root" : "an unprivileged user";
+		it.runIf(uid === undefined || process.getuid?.() === 0)(
+			`a fork bomb ends that command and nothing else (${who})`,
+			async () => {
+				const { server } = harness;
+				const tree = makeTree(server, { sandbox: { mode: "workspace-write", limits: { processes: 40 } } }, uid);
+				const agent = await startSandboxed(tree, { uid });
+				const bomb = await bash(agent, server, "bomb() { bomb | bomb & }; bomb; sleep 1; echo survived", {
+					timeout: 20,
+				});
+				expect(bomb.details?.sandbox).toMatchObject({
+					denied: expect.arrayContaining([{ kind: "limit", target: "processes" }]),
+				});
+				const after = await bash(agent, server, "echo still here");
+				expect(after.text.trim()).toBe("still here");
+				const state = await agent.request({ type: "get_state" });
+				expect(state.success).toBe(true);
+			},
+		);
+	}
+
+	it("ends a command past its memory or CPU time", async () => {
+		const { server } = harness;
+		const tree = makeTree(server, { sandbox: { mode: "workspace-write", limits: { memoryMb: 64, cpuSeconds: 1 } } });
+		const agent = await startSandboxed(tree);
+		const memory = await bash(agent, server, "x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo ${#x}");
+		expect(memory.text).not.toContain("200000000");
+		expect(memory.details?.sandbox).toMatchObject({ denied: [{ kind: "limit", target: "memoryMb" }] });
+		const cpu = await bash(agent, server, "while :; do :; done", { timeout: 20 });
+		expect(cpu.isError).toBe(true);
+		expect(cpu.text).not.toContain("timed out");
+		expect(cpu.details?.sandbox).toMatchObject({ denied: [{ kind: "limit", target: "cpuSeconds" }] });
+	});
+});
