@@ -3,6 +3,7 @@ import { bubblewrapArguments, findBubblewrap, SANDBOX_TMP } from "./bubblewrap.j
 import { checkRead, checkWrite } from "./file-policy.js";
 import { limitLines, makePidsCgroup } from "./limits.js";
 import { type SandboxPlaces, type SandboxPolicy, sandboxPolicy } from "./policy.js";
+import { AllowListProxy, bridgeScript, PROXY_FOLDER_INSIDE, PROXY_PORT_INSIDE } from "./proxy.js";
 import { type EffectiveSandboxSettings, effectiveSandboxSettings, isLooserMode } from "./settings.js";
 import type { SandboxAvailability, SandboxMode, SandboxState } from "./types.js";
 
@@ -18,6 +19,8 @@ export interface SandboxLaunch {
 	cleanup(): void;
 	/** Limits this machine does not let the sandbox enforce for this command, in words. */
 	unenforced: string[];
+	/** Hosts the allow-list refused while the command ran (other commands' refusals may be among them). */
+	refusedHosts(): string[];
 }
 
 /** Thrown when a command cannot run because the sandbox cannot be made: nothing ran. */
@@ -59,6 +62,8 @@ export class Sandbox {
 	private bwrap: string | undefined | null = null;
 	private readonly policies = new Map<string, SandboxPolicy | undefined>();
 	private readonly escalations = new Set<string>();
+	/** The allow-list proxy, started with the first command that needs it. */
+	private proxy: AllowListProxy | undefined;
 
 	constructor(
 		private readonly settings: EffectiveSandboxSettings,
@@ -159,8 +164,21 @@ export class Sandbox {
 		return this.escalations.delete(toolCallId);
 	}
 
+	/** Starts what commands under `policy` need before they run (the allow-list proxy). */
+	async prepare(policy: SandboxPolicy): Promise<void> {
+		if (typeof policy.network === "string") return;
+		this.proxy ??= new AllowListProxy(policy.network);
+		await this.proxy.ready();
+	}
+
+	/** Stops the proxy, if one was started. */
+	dispose(): void {
+		this.proxy?.close();
+		this.proxy = undefined;
+	}
+
 	/**
-	 * How to run `<shell> -c <command>` in the sandbox for `policy`. Throws a SandboxUnavailableError
+	 * How to run `<shell> -c <command>` in the sandbox for `policy` (after `prepare`). Throws a SandboxUnavailableError
 	 * when bubblewrap cannot make it.
 	 */
 	launch(policy: SandboxPolicy, shell: string, command: string): SandboxLaunch {
@@ -178,11 +196,33 @@ export class Sandbox {
 				);
 			}
 		}
-		// Network allow-lists need the proxy; until a list is enforced, commands get no network.
 		const args = bubblewrapArguments(policy, policy.network === "on");
+		const extra: string[] = [];
+		if (typeof policy.network !== "string") {
+			if (!this.proxy) throw new SandboxUnavailableError("the network allow-list proxy was not started");
+			args.push("--ro-bind", this.proxy.folder, PROXY_FOLDER_INSIDE);
+			const address = `http://127.0.0.1:${PROXY_PORT_INSIDE}`;
+			for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"]) {
+				args.push("--setenv", name, address);
+			}
+			args.push("--unsetenv", "NO_PROXY", "--unsetenv", "no_proxy");
+			// The bridge from the sandbox's loopback to the proxy's socket, running before the command.
+			lines.unshift(
+				"mkfifo /tmp/.atomic-proxy-ready",
+				'{ "$2" -e "$3" >/tmp/.atomic-proxy-ready 2>/dev/null & }',
+				"read -r ready </tmp/.atomic-proxy-ready",
+				'{ [ "$ready" = ready ] || { echo "atomic sandbox: the network proxy bridge did not start" >&2; exit 126; }; }',
+			);
+			extra.push(process.execPath, bridgeScript());
+		}
 		const script = [...lines, 'exec "$0" -c "$1"'].join(" && ");
-		args.push("--", shell, "-c", script, shell, command);
-		if (cgroup === undefined) return { file: this.bwrap, args, policy, cleanup: () => undefined, unenforced };
+		args.push("--", shell, "-c", script, shell, command, ...extra);
+		const proxy = this.proxy;
+		const mark = proxy?.mark ?? 0;
+		const refusedHosts = () => proxy?.refusedSince(mark) ?? [];
+		if (cgroup === undefined) {
+			return { file: this.bwrap, args, policy, cleanup: () => undefined, unenforced, refusedHosts };
+		}
 		const entered = cgroup;
 		return {
 			file: "/bin/sh",
@@ -190,6 +230,7 @@ export class Sandbox {
 			policy,
 			cleanup: () => entered.remove(),
 			unenforced,
+			refusedHosts,
 		};
 	}
 }

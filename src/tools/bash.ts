@@ -143,12 +143,12 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 		parameters: bashParameters,
 		async execute(toolCallId, args: Static<BashToolParameters>, signal, onUpdate) {
 			checkTimeout(args.timeout);
-			const sandboxed = sandboxFor(options.sandbox, options.cwd, toolCallId, args.escalate === true);
+			const sandboxed = await sandboxFor(options.sandbox, options.cwd, toolCallId, args.escalate === true);
 			const progress = new ProgressReporter(onUpdate);
 			let result: ShellRunResult;
 			let launch: SandboxLaunch | undefined;
 			try {
-				const policy = sandboxed?.policy;
+				const policy = sandboxed && !sandboxed.escalated ? sandboxed.policy : undefined;
 				const launcher: ShellLauncher | undefined =
 					policy && options.sandbox
 						? (shell, command) => {
@@ -185,6 +185,11 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 			if (sandboxed) {
 				const { policy, escalated } = sandboxed;
 				const denied = escalated ? [] : findDenials(policy, result.output, result.exitCode);
+				for (const host of launch?.refusedHosts() ?? []) {
+					if (!denied.some((seen) => seen.kind === "network" && seen.target === host)) {
+						denied.push({ kind: "network", target: host });
+					}
+				}
 				details.sandbox = { mode: policy.mode, network: policy.network, denied };
 				if (escalated) {
 					details.sandbox.escalated = true;
@@ -210,12 +215,12 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
  * when the sandbox cannot be made (nothing runs unprotected) and when an escalation was not
  * approved. Undefined when the sandbox is off.
  */
-function sandboxFor(
+async function sandboxFor(
 	sandbox: Sandbox | undefined,
 	cwd: string,
 	toolCallId: string,
 	escalate: boolean,
-): { policy: SandboxPolicy; escalated: boolean } | undefined {
+): Promise<{ policy: SandboxPolicy; escalated: boolean } | undefined> {
 	const policy = sandbox?.policy(cwd);
 	if (!sandbox || !policy) return undefined;
 	if (escalate) {
@@ -224,6 +229,7 @@ function sandboxFor(
 	}
 	const availability = sandbox.available();
 	if (!availability.available) throw new SandboxUnavailableError(availability.reason ?? "unknown");
+	await sandbox.prepare(policy);
 	return { policy, escalated: false };
 }
 

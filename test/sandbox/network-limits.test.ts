@@ -36,6 +36,35 @@ describeWithBubblewrap("sandbox network", () => {
 	});
 });
 
+describeWithBubblewrap("sandbox network allow-list", () => {
+	it("reaches listed hosts by name through the proxy and refuses the others with a clear error", async () => {
+		const { server } = harness;
+		const agent = await startSandboxed(
+			makeTree(server, { sandbox: { mode: "workspace-write", network: ["localhost"] } }),
+		);
+		const allowed = await bash(agent, server, `curl -sS --max-time 10 http://localhost:${port}/package`);
+		expect(allowed.isError, allowed.text).toBe(false);
+		expect(allowed.text.trim()).toBe("reached");
+
+		const plain = await bash(agent, server, `curl -sS --max-time 10 http://127.0.0.1:${port}/`);
+		expect(plain.text).toContain("atomic sandbox: 127.0.0.1 is not on the network allow-list");
+		expect(plain.details?.sandbox).toMatchObject({
+			network: ["localhost"],
+			denied: expect.arrayContaining([{ kind: "network", target: "127.0.0.1" }]),
+		});
+
+		const tunnel = await bash(agent, server, "curl -sS --max-time 10 https://example.com/");
+		expect(tunnel.isError).toBe(true);
+		expect(tunnel.details?.sandbox).toMatchObject({
+			denied: expect.arrayContaining([{ kind: "network", target: "example.com" }]),
+		});
+
+		const direct = await bash(agent, server, get("127.0.0.1"));
+		expect(direct.isError).toBe(true);
+		expect(direct.text).not.toContain("reached");
+	});
+});
+
 describeWithBubblewrap("sandbox limits", () => {
 	for (const uid of [undefined, NOBODY]) {
 		const who = uid === undefined ? "root" : "an unprivileged user";
@@ -63,7 +92,7 @@ describeWithBubblewrap("sandbox limits", () => {
 		const { server } = harness;
 		const tree = makeTree(server, { sandbox: { mode: "workspace-write", limits: { memoryMb: 64, cpuSeconds: 1 } } });
 		const agent = await startSandboxed(tree);
-		const memory = await bash(agent, server, "x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo ${#x}");
+		const memory = await bash(agent, server, 'x=$(head -c 200000000 /dev/zero | tr "\\0" a); printf %s "$x" | wc -c');
 		expect(memory.text).not.toContain("200000000");
 		expect(memory.details?.sandbox).toMatchObject({ denied: [{ kind: "limit", target: "memoryMb" }] });
 		const cpu = await bash(agent, server, "while :; do :; done", { timeout: 20 });

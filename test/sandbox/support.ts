@@ -5,40 +5,88 @@
  * user, and a scripted model that makes one bash (or other tool) call per prompt.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+	chmodSync,
+	chownSync,
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LlmServer } from "../support/llm-server.js";
 import { textReply, toolReply } from "../support/llm-server.js";
-import { RpcAgent, type RpcRecord, testProviders } from "../support/rpc-process.js";
+import { CLI, RpcAgent, type RpcRecord, testProviders } from "../support/rpc-process.js";
 
 /** The uid and gid the unprivileged runs use (`nobody`). */
 export const NOBODY = 65534;
 /** A provider key in the agent's environment: no command may see it. */
 export const SECRET_KEY = "sk-ant-sandbox-test-0123456789";
 
-export function hasBubblewrap(): boolean {
-	return spawnSync("bwrap", ["--version"], { stdio: "ignore" }).status === 0;
+/** The programs the sandbox tests need: bwrap, and setpriv, curl and git to try it from outside. */
+const SANDBOX_TOOLS = ["bwrap", "setpriv", "curl", "git"] as const;
+
+function missingTools(): string[] {
+	return SANDBOX_TOOLS.filter((tool) => spawnSync(tool, ["--version"], { stdio: "ignore" }).status !== 0);
 }
 
-/** `describe` that needs bwrap: skipped loudly without it, and a failure in CI (ATOMIC_REQUIRE_SYSTEM_TOOLS=1). */
+/**
+ * `describe` that needs the real bwrap (and setpriv, curl, git): skipped loudly without them, and one
+ * failing test in CI (ATOMIC_REQUIRE_SYSTEM_TOOLS=1).
+ */
 export function describeWithBubblewrap(name: string, body: () => void): void {
-	if (hasBubblewrap()) {
+	const missing = missingTools();
+	if (missing.length === 0) {
 		describe(name, body);
 		return;
 	}
+	const what = `${missing.join(", ")} not on PATH`;
 	if (process.env.ATOMIC_REQUIRE_SYSTEM_TOOLS === "1") {
 		describe(name, () => {
-			it("needs bwrap", () => {
-				throw new Error("bwrap is not on PATH: CI installs bubblewrap (.ci/run)");
+			it(`needs ${missing.join(", ")}`, () => {
+				throw new Error(`${what}: CI installs bubblewrap, util-linux, curl and git (.ci/run)`);
 			});
 		});
 		return;
 	}
 	console.warn(
-		`SKIPPED "${name}": bwrap (bubblewrap) is not on PATH; install it to run the sandbox tests (in CI this fails)`,
+		`SKIPPED "${name}": ${what}; install bubblewrap, curl and git to run the sandbox tests (in CI this fails)`,
 	);
 	describe.skip(name, body);
+}
+
+let copiedCli: string | undefined;
+
+/** Whether `uid` can read `path` (every folder above it searchable). */
+function readableBy(uid: number, path: string): boolean {
+	const id = String(uid);
+	const check = spawnSync("setpriv", [`--reuid=${id}`, `--regid=${id}`, "--clear-groups", "test", "-r", path]);
+	return check.status === 0;
+}
+
+/**
+ * The CLI an unprivileged user can run: this checkout's when that user can read it, else a copy of
+ * dist/ and node_modules/ under /var/tmp (a checkout under /root is not readable by others).
+ */
+function cliFor(uid: number): string {
+	if (readableBy(uid, CLI) && readableBy(uid, resolve("node_modules/typebox/package.json"))) return CLI;
+	if (copiedCli) return copiedCli;
+	if (!readableBy(uid, process.execPath)) {
+		throw new Error(
+			`${process.execPath} cannot be run by uid ${uid}: the unprivileged sandbox tests need a node others can run`,
+		);
+	}
+	const copy = mkdtempSync("/var/tmp/atomic-cli-");
+	chmodSync(copy, 0o755);
+	for (const part of ["dist", "node_modules", "package.json"])
+		cpSync(resolve(part), join(copy, part), { recursive: true });
+	process.once("exit", () => rmSync(copy, { recursive: true, force: true }));
+	copiedCli = join(copy, "dist", "cli.js");
+	return copiedCli;
 }
 
 export interface SandboxTree {
@@ -123,6 +171,7 @@ export async function startSandboxed(tree: SandboxTree, options: StartSandboxed 
 			...options.env,
 		},
 		launcher,
+		cli: options.uid === undefined ? undefined : cliFor(options.uid),
 	});
 	agents.push(agent);
 	await agent.waitForEvent("ready", () => true, 0, 20_000);

@@ -88,6 +88,8 @@ export interface RpcAgentOptions {
 	env?: Record<string, string>;
 	/** A command the agent is started through (e.g. `setpriv --reuid=…` to run it as another user). */
 	launcher?: string[];
+	/** The CLI to run (default dist/cli.js of this checkout). */
+	cli?: string;
 }
 
 const DEFAULT_TIMEOUT = 10_000;
@@ -108,7 +110,7 @@ export class RpcAgent {
 
 	constructor(options: RpcAgentOptions) {
 		const [file, ...prefix] = [...(options.launcher ?? []), process.execPath];
-		this.child = spawn(file as string, [...prefix, CLI, "--mode", "rpc", ...(options.args ?? [])], {
+		this.child = spawn(file as string, [...prefix, options.cli ?? CLI, "--mode", "rpc", ...(options.args ?? [])], {
 			cwd: options.cwd,
 			env: childEnv(options.agentDir, options.home, options.env),
 			stdio: ["pipe", "pipe", "pipe"],

@@ -11,6 +11,7 @@ import {
 	type CallFacts,
 	type DecidedBy,
 	decide,
+	deniedByMode,
 	deniedByUser,
 	isApprovalDecision,
 	isLooser,
@@ -180,6 +181,11 @@ export class ToolApprovals {
 	): Promise<ToolCallBlock | undefined> {
 		const session = this.host.session();
 		const call = { toolCallId: context.toolCall.id, toolName: context.toolCall.name };
+		if (this.modeValue === "read-only") {
+			const text = deniedByMode(this.modeValue);
+			this.audit(session, { ...call, decision: "deny", by: "rule", reason: text });
+			return block(text);
+		}
 		const verdict = decide(this.escalationPolicy(), facts);
 		if (verdict.action === "deny") {
 			this.audit(session, { ...call, decision: "deny", by: "rule", rule: verdict.rule, reason: verdict.text });

@@ -462,6 +462,7 @@ export class AgentSession {
 		await Promise.all([this.abort(), this.bash.drain(), this.mcp.close()]);
 		this.parts.conversation.flushPendingBash();
 		this.parts.current.slot.retire();
+		this.parts.sandbox.dispose();
 	}
 
 	// ---------------------------------------------------------------- events
