@@ -30,6 +30,7 @@ import sessionOpen from "./figures/session-open.mjs";
 import slowReader from "./figures/slow-reader.mjs";
 import streamReply from "./figures/stream-reply.mjs";
 import toolLoop from "./figures/tool-loop.mjs";
+import toolLoopSandboxed from "./figures/tool-loop-sandboxed.mjs";
 import warmPrompt from "./figures/warm-prompt.mjs";
 import { floors, measureFloors } from "./floors.mjs";
 import { startMock } from "./mock.mjs";
@@ -44,6 +45,7 @@ const allFigures = [
 	streamReply,
 	warmPrompt,
 	toolLoop,
+	toolLoopSandboxed,
 	firstPrompt,
 	firstPromptTls,
 	bigPrompt,

@@ -6,11 +6,19 @@ import {
 } from "@agentclientprotocol/sdk";
 import { THINKING_LEVELS, type ThinkingLevel } from "../llm/types.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from "../sandbox/types.js";
 
 export const MODEL_OPTION = "model";
 export const THINKING_OPTION = "thinking";
 export const AUTO_COMPACTION_OPTION = "auto_compaction";
 export const AUTO_RETRY_OPTION = "auto_retry";
+export const SANDBOX_OPTION = "sandbox";
+
+const SANDBOX_CHOICES: Record<SandboxMode, { name: string; description: string }> = {
+	off: { name: "Off", description: "Commands run with your whole authority" },
+	"read-only": { name: "Read-only", description: "Commands read; they write only a private /tmp" },
+	"workspace-write": { name: "Workspace", description: "Commands write only the workspace and a private /tmp" },
+};
 
 /** What the client can show: boolean options only when it offers `session.configOptions.boolean`. */
 export interface ConfigOptionSupport {
@@ -73,6 +81,16 @@ export function configOptions(session: AgentSession, support: ConfigOptionSuppor
 			options: levels.map((level) => ({ value: level, name: LEVEL_NAMES[level] })),
 		});
 	}
+	options.push({
+		type: "select",
+		id: SANDBOX_OPTION,
+		name: "Sandbox",
+		description: session.sandbox.available
+			? "Where the model's commands run (docs/sandbox.md)"
+			: `Where the model's commands run; the sandbox cannot be made here: ${session.sandbox.reason ?? "unknown"}`,
+		currentValue: session.sandbox.mode,
+		options: SANDBOX_MODES.map((mode) => ({ value: mode, ...SANDBOX_CHOICES[mode] })),
+	});
 	if (support.booleans) {
 		options.push(
 			{
@@ -115,12 +133,24 @@ export function setConfigOption(
 	const known = [
 		MODEL_OPTION,
 		THINKING_OPTION,
+		SANDBOX_OPTION,
 		...(support.booleans ? [AUTO_COMPACTION_OPTION, AUTO_RETRY_OPTION] : []),
 	];
 	if (!known.includes(configId))
 		throw RequestError.invalidParams(undefined, `unknown config option "${configId}" (known: ${known.join(", ")})`);
 	if (typeof value !== "string")
 		throw RequestError.invalidParams(undefined, `"${configId}" takes a value id, not a boolean`);
+	if (configId === SANDBOX_OPTION) {
+		if (!isSandboxMode(value)) {
+			throw RequestError.invalidParams(undefined, `sandbox mode "${value}" is not one of: ${SANDBOX_MODES.join(", ")}`);
+		}
+		try {
+			session.setSandboxMode(value);
+		} catch (error) {
+			throw RequestError.invalidParams(undefined, error instanceof Error ? error.message : String(error));
+		}
+		return;
+	}
 	if (configId === MODEL_OPTION) {
 		const model = session.availableModels().find((candidate) => modelValue(candidate) === value);
 		if (!model) throw RequestError.invalidParams(undefined, `unknown model "${value}" (or its provider has no key)`);

@@ -87,7 +87,12 @@ export class SessionEvents {
 			case "state_changed": {
 				const { changes } = event;
 				const sends: Promise<void>[] = [];
-				if ("model" in changes || "thinkingLevel" in changes || "autoCompactionEnabled" in changes) {
+				if (
+					"model" in changes ||
+					"thinkingLevel" in changes ||
+					"autoCompactionEnabled" in changes ||
+					"sandbox" in changes
+				) {
 					const options = configOptions(host.session, configOptionSupport(host.client));
 					sends.push(host.send({ sessionUpdate: "config_option_update", configOptions: options }));
 				}

@@ -49,7 +49,7 @@ describe("ACP sessions", () => {
 		expect(finished).toBeDefined();
 		const call = replay.find((update) => update.sessionUpdate === "tool_call");
 		expect(call).toMatchObject({ kind: "read", title: "List ." });
-		expect(loaded.configOptions?.map((option) => option.id)).toEqual(["model", "thinking"]);
+		expect(loaded.configOptions?.map((option) => option.id)).toEqual(["model", "thinking", "sandbox"]);
 
 		// The loaded session goes on where it was.
 		harness.server.enqueue(textReply("continued"));
@@ -135,10 +135,34 @@ describe("ACP sessions", () => {
 		expect(JSON.stringify(harness.server.requests[0]?.body)).toContain("mock-reasoner");
 	});
 
+	it("offers the sandbox mode as a config option and refuses an unknown mode", async () => {
+		const { client, dirs } = await harness.start();
+		const created = await client.agent.request("session/new", { cwd: dirs.work, mcpServers: [] });
+		expect(created.configOptions?.find((option) => option.id === "sandbox")).toMatchObject({
+			type: "select",
+			currentValue: "off",
+		});
+		const changed = await client.agent.request("session/set_config_option", {
+			sessionId: created.sessionId,
+			configId: "sandbox",
+			value: "read-only",
+		});
+		expect(changed.configOptions.find((option) => option.id === "sandbox")).toMatchObject({
+			currentValue: "read-only",
+		});
+		await expect(
+			client.agent.request("session/set_config_option", {
+				sessionId: created.sessionId,
+				configId: "sandbox",
+				value: "everything",
+			}),
+		).rejects.toThrow(/sandbox mode "everything" is not one of: off, read-only, workspace-write/);
+	});
+
 	it("offers the automatic compaction and retry switches to clients that show boolean options", async () => {
 		const plain = await harness.start();
 		const plainSession = await plain.client.agent.request("session/new", { cwd: plain.dirs.work, mcpServers: [] });
-		expect(plainSession.configOptions?.map((option) => option.id)).toEqual(["model"]);
+		expect(plainSession.configOptions?.map((option) => option.id)).toEqual(["model", "sandbox"]);
 		await expect(
 			plain.client.agent.request("session/set_config_option", {
 				sessionId: plainSession.sessionId,
@@ -146,7 +170,7 @@ describe("ACP sessions", () => {
 				type: "boolean",
 				value: false,
 			}),
-		).rejects.toThrow(/unknown config option "auto_retry" \(known: model, thinking\)/);
+		).rejects.toThrow(/unknown config option "auto_retry" \(known: model, thinking, sandbox\)/);
 
 		const { client, dirs } = await harness.start({ capabilities: { session: { configOptions: { boolean: {} } } } });
 		const created = await client.agent.request("session/new", { cwd: dirs.work, mcpServers: [] });
