@@ -71,6 +71,7 @@ export type {
 	McpTransportKind,
 } from "./mcp/types.js";
 export type { ApprovalDecision, ApprovalMode } from "./permissions/index.js";
+export type { SandboxDetails, SandboxMode, SandboxSettings, SandboxState } from "./sandbox/index.js";
 export type {
 	AssistantMessageDelta,
 	BashExecutionUpdateEvent,
