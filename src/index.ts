@@ -71,7 +71,6 @@ export type {
 	McpTransportKind,
 } from "./mcp/types.js";
 export type { ApprovalDecision, ApprovalMode } from "./permissions/index.js";
-export type { SandboxDetails, SandboxMode, SandboxSettings, SandboxState } from "./sandbox/index.js";
 export type {
 	AssistantMessageDelta,
 	BashExecutionUpdateEvent,
@@ -147,3 +146,4 @@ export {
 	createAgentSession,
 } from "./runtime/facade/create-agent-session.js";
 export type { AgentSessionEvent, AgentSessionListener, CompactionReason } from "./runtime/facade/events.js";
+export type { SandboxDetails, SandboxMode, SandboxSettings, SandboxState } from "./sandbox/index.js";

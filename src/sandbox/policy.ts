@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
-import { errorMessage } from "../platform/errors.js";
-import { realPath, statIfAny } from "./real-path.js";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { errorCode, errorMessage } from "../platform/errors.js";
+import { isWithin, realPath, statIfAny } from "./real-path.js";
 import type { EffectiveSandboxSettings } from "./settings.js";
 import type { SandboxLimits, SandboxMode, SandboxNetwork } from "./types.js";
 
@@ -19,8 +19,13 @@ export const DEFAULT_DENY_READ = [
 	"~/.pypirc",
 ] as const;
 
-/** Shell start-up files: a write would run code outside the sandbox at the user's next login. */
+/**
+ * Shell start-up files and git's user configuration: a write would run code outside the sandbox
+ * at the user's next login or git command.
+ */
 const SHELL_STARTUP_FILES = [
+	".gitconfig",
+	".config/git",
 	".bashrc",
 	".bash_profile",
 	".bash_login",
@@ -71,16 +76,47 @@ function exists(path: string): boolean {
 	return statIfAny(path) !== undefined;
 }
 
+/** How deep below a writable root repositories are looked for, and how many folders at most. */
+const GIT_SCAN_DEPTH = 3;
+const GIT_SCAN_FOLDERS = 5000;
+/** Folders not looked into for repositories (large, and holding none a user works in). */
+const GIT_SCAN_SKIPPED = new Set(["node_modules", ".git"]);
+
+/** The `.git` entries at a writable root and up to GIT_SCAN_DEPTH folders below it (nested checkouts). */
+function findDotGits(root: string): string[] {
+	const found: string[] = [];
+	let budget = GIT_SCAN_FOLDERS;
+	const visit = (folder: string, depth: number) => {
+		if (budget-- <= 0) return;
+		let entries: Dirent[];
+		try {
+			entries = readdirSync(folder, { withFileTypes: true });
+		} catch (error) {
+			// A folder that cannot be listed holds no repository the sandbox can see either.
+			if (errorCode(error) === "EACCES" || errorCode(error) === "ENOENT") return;
+			throw error;
+		}
+		for (const entry of entries) {
+			if (entry.name === ".git") found.push(join(folder, ".git"));
+			else if (depth < GIT_SCAN_DEPTH && entry.isDirectory() && !GIT_SCAN_SKIPPED.has(entry.name)) {
+				visit(join(folder, entry.name), depth + 1);
+			}
+		}
+	};
+	visit(root, 0);
+	return found;
+}
+
 /**
- * The git folders of a writable root: its `.git` folder, or for a worktree or submodule (a `.git`
- * file saying `gitdir: <path>`) that folder and the repository's common folder, so that `git add`
- * and `git commit` can write their index and objects.
+ * The git folders of a `.git` entry: the folder itself, or for a worktree or submodule (a `.git`
+ * file saying `gitdir: <path>`) that folder and the repository's common folder, which must be
+ * writable for `git add` and `git commit` to write their index and objects.
  */
-function gitFolders(root: string): string[] {
-	const dotGit = join(root, ".git");
+function gitFolders(dotGit: string): string[] {
+	const root = dirname(dotGit);
 	const stats = statIfAny(dotGit);
 	if (stats === undefined) return [];
-	if (stats.isDirectory()) return [dotGit];
+	if (stats.isDirectory()) return [realPath(dotGit)];
 	if (!stats.isFile() || stats.size > 4096) return [];
 	const line = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
 	if (!line?.[1]) return [];
@@ -98,6 +134,8 @@ export function sandboxPolicy(settings: EffectiveSandboxSettings, places: Sandbo
 	const cwd = realPath(places.cwd);
 	const writableRoots: string[] = [];
 	const extraGitFolders: string[] = [];
+	/** Every git folder inside (or added to) the writable roots: their hooks and config stay read-only. */
+	const gitDirs: string[] = [];
 	if (settings.mode === "workspace-write") {
 		for (const configured of [places.cwd, ...settings.writableRoots]) {
 			const root = realPath(expand(configured, places));
@@ -108,22 +146,21 @@ export function sandboxPolicy(settings: EffectiveSandboxSettings, places: Sandbo
 			if (!writableRoots.includes(root)) writableRoots.push(root);
 		}
 		for (const root of [...writableRoots]) {
-			try {
-				for (const folder of gitFolders(root)) {
-					if (!writableRoots.some((kept) => folder.startsWith(`${kept}/`) || folder === kept))
-						extraGitFolders.push(folder);
+			for (const dotGit of findDotGits(root)) {
+				try {
+					for (const folder of gitFolders(dotGit)) {
+						if (!gitDirs.includes(folder)) gitDirs.push(folder);
+						if (!writableRoots.some((kept) => isWithin(folder, kept))) extraGitFolders.push(folder);
+					}
+				} catch (error) {
+					problems.push(`the git folder ${dotGit} cannot be read: ${errorMessage(error)}`);
 				}
-			} catch (error) {
-				problems.push(`the git folder of ${root} cannot be read: ${errorMessage(error)}`);
 			}
 		}
 		writableRoots.push(...extraGitFolders);
 	}
 	const readOnly = [
-		...writableRoots.flatMap((root) => [
-			...GIT_PROTECTED.map((name) => join(root, ".git", name)),
-			...GIT_PROTECTED.map((name) => join(root, name)).filter(() => extraGitFolders.includes(root)),
-		]),
+		...gitDirs.flatMap((folder) => GIT_PROTECTED.map((name) => join(folder, name))),
 		...SHELL_STARTUP_FILES.map((name) => join(places.home, name)),
 		places.agentDir,
 	].map((path) => realPath(path));

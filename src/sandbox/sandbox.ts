@@ -31,23 +31,39 @@ export class SandboxUnavailableError extends Error {
 	}
 }
 
-/** Checks bubblewrap once, synchronously (a fraction of a second, only when a sandbox is wanted). */
-function probe(bwrap: string | undefined): SandboxAvailability {
-	const unavailable = (reason: string): SandboxAvailability => ({ available: false, mechanism: "bubblewrap", reason });
+/** bwrap's flags for a namespace check, then the command `exit 0`. */
+const PROBE_ARGS = ["--new-session", "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev"];
+PROBE_ARGS.push("--proc", "/proc", "--tmpfs", SANDBOX_TMP, "--", "/bin/sh", "-c", "exit 0");
+
+/**
+ * Checks bubblewrap once, synchronously (a fraction of a second, only when a sandbox is wanted):
+ * as it is, then with `--unshare-user` (root in a container without CAP_SYS_ADMIN gets no user
+ * namespace unless asked). Returns the extra flags that made it work.
+ */
+function probe(bwrap: string | undefined): { availability: SandboxAvailability; flags: string[] } {
+	const unavailable = (reason: string) => ({
+		availability: { available: false, mechanism: "bubblewrap", reason } satisfies SandboxAvailability,
+		flags: [],
+	});
 	if (process.platform !== "linux")
 		return unavailable(`the sandbox needs Linux with bubblewrap; this is ${process.platform}`);
 	if (bwrap === undefined) {
 		return unavailable("bwrap (bubblewrap) is not on the PATH; install it (Debian/Ubuntu: apt-get install bubblewrap)");
 	}
-	const args = ["--new-session", "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev"];
-	args.push("--proc", "/proc", "--tmpfs", SANDBOX_TMP, "--", "/bin/sh", "-c", "exit 0");
-	const result = spawnSync(bwrap, args, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS });
-	if (result.error) return unavailable(`${bwrap} cannot be run: ${result.error.message}`);
-	if (result.status === 0) return { available: true, mechanism: "bubblewrap" };
-	const said = result.stderr.toString("utf8").trim().slice(0, 500);
-	const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.status}`;
+	let said = "";
+	for (const flags of [[], ["--unshare-user"]]) {
+		const result = spawnSync(bwrap, [...flags, ...PROBE_ARGS], {
+			stdio: ["ignore", "ignore", "pipe"],
+			timeout: PROBE_TIMEOUT_MS,
+		});
+		if (result.error) return unavailable(`${bwrap} cannot be run: ${result.error.message}`);
+		if (result.status === 0) return { availability: { available: true, mechanism: "bubblewrap" }, flags };
+		const how = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.status}`;
+		const stderr = result.stderr.toString("utf8").trim().slice(0, 500);
+		said ||= `it ${how}${stderr ? `: ${stderr}` : ""}`;
+	}
 	return unavailable(
-		`${bwrap} cannot make a sandbox here (it ${how}${said ? `: ${said}` : ""}); unprivileged user namespaces may be refused`,
+		`${bwrap} cannot make a sandbox here (${said}); unprivileged user namespaces may be refused (a container's seccomp profile, Ubuntu's AppArmor restriction)`,
 	);
 }
 
@@ -59,7 +75,11 @@ function probe(bwrap: string | undefined): SandboxAvailability {
 export class Sandbox {
 	private modeValue: SandboxMode;
 	private availability: SandboxAvailability | undefined;
+	/** Flags the probe found bwrap needs here. */
+	private flags: string[] = [];
 	private bwrap: string | undefined | null = null;
+	/** While off: whether bwrap is on the PATH (looked up once; get_state reads it often). */
+	private onPath: boolean | undefined;
 	private readonly policies = new Map<string, SandboxPolicy | undefined>();
 	private readonly escalations = new Set<string>();
 	/** The allow-list proxy, started with the first command that needs it. */
@@ -99,9 +119,16 @@ export class Sandbox {
 	available(): SandboxAvailability {
 		if (this.availability === undefined) {
 			this.bwrap = findBubblewrap(this.path);
-			this.availability = probe(this.bwrap);
+			const found = probe(this.bwrap);
+			this.availability = found.availability;
+			this.flags = found.flags;
 		}
 		return this.availability;
+	}
+
+	private bubblewrapOnPath(): boolean {
+		this.onPath ??= process.platform === "linux" && findBubblewrap(this.path) !== undefined;
+		return this.onPath;
 	}
 
 	/** `get_state.sandbox`. Availability is checked only once a mode other than off asks for it. */
@@ -110,7 +137,7 @@ export class Sandbox {
 		const availability: SandboxAvailability =
 			this.modeValue === "off" && this.availability === undefined
 				? {
-						available: process.platform === "linux" && findBubblewrap(this.path) !== undefined,
+						available: this.bubblewrapOnPath(),
 						mechanism: "bubblewrap",
 					}
 				: this.available();
@@ -196,7 +223,7 @@ export class Sandbox {
 				);
 			}
 		}
-		const args = bubblewrapArguments(policy, policy.network === "on");
+		const args = [...this.flags, ...bubblewrapArguments(policy, policy.network === "on")];
 		const extra: string[] = [];
 		if (typeof policy.network !== "string") {
 			if (!this.proxy) throw new SandboxUnavailableError("the network allow-list proxy was not started");

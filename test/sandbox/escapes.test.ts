@@ -1,10 +1,20 @@
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { useRpcHarness } from "../rpc/helpers.js";
+import { toolReply } from "../support/llm-server.js";
 import { bash, callTool, describeWithBubblewrap, makeTree, NOBODY, SECRET_KEY, startSandboxed } from "./support.js";
 
 const harness = useRpcHarness();
+
+/** Polls `condition` every 20 ms for up to 10 s. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+	for (let tries = 0; tries < 500 && !condition(); tries++) await sleep(20);
+}
 
 /** The escapes of docs/sandbox.md, each tried by the model's bash tool; as root and as an unprivileged user. */
 for (const uid of [undefined, NOBODY]) {
@@ -82,6 +92,60 @@ for (const uid of [undefined, NOBODY]) {
 		);
 	});
 }
+
+describeWithBubblewrap("sandbox escapes through git, sockets and leftovers", () => {
+	it("keeps hooks of every repository read-only (even a missing hooks folder, a nested checkout) and hides the system's sockets", async () => {
+		const { server } = harness;
+		const tree = makeTree(server, {});
+		rmSync(join(tree.work, ".git", "hooks"), { recursive: true, force: true });
+		const nested = join(tree.work, "vendor", "lib");
+		mkdirSync(nested, { recursive: true });
+		spawnSync("git", ["init", "-q"], { cwd: nested });
+		const socketPath = `/run/atomic-sandbox-test-${process.pid}.sock`;
+		const socketServer = createServer().listen(socketPath);
+		await once(socketServer, "listening");
+		try {
+			const agent = await startSandboxed(tree, { args: ["--sandbox", "workspace-write"] });
+			const hooks = await bash(agent, server, "mkdir -p .git/hooks; echo 'touch /x' > .git/hooks/pre-commit");
+			expect(hooks.isError).toBe(true);
+			expect(existsSync(join(tree.work, ".git", "hooks", "pre-commit"))).toBe(false);
+			const inner = await bash(agent, server, "echo 'touch /x' > vendor/lib/.git/hooks/post-checkout");
+			expect(inner.isError).toBe(true);
+			expect(existsSync(join(nested, ".git", "hooks", "post-checkout"))).toBe(false);
+			const socket = await bash(agent, server, `test -S ${socketPath} && echo visible || echo hidden`);
+			expect(socket.text.trim()).toBe("hidden");
+		} finally {
+			socketServer.close();
+		}
+	});
+
+	it("ends every process a command left behind when the agent dies", async () => {
+		const { server } = harness;
+		const tree = makeTree(server, { sandbox: { mode: "workspace-write" } });
+		const agent = await startSandboxed(tree);
+		const marker = `atomic-leftover-${process.pid}`;
+		server.enqueue(toolReply("bash", { command: `(exec -a ${marker} sleep 600) & sleep 600` }));
+		const start = agent.mark();
+		await agent.request({ type: "prompt", message: "go" });
+		await agent.waitFor((record) => record.type === "tool_execution_start", { start });
+		const running = () =>
+			readdirSync("/proc")
+				.filter((name) => /^\d+$/.test(name))
+				.some((pid) => {
+					try {
+						return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(marker);
+					} catch {
+						return false;
+					}
+				});
+		await waitUntil(running);
+		expect(running()).toBe(true);
+		agent.kill("SIGKILL");
+		await agent.exited;
+		await waitUntil(() => !running());
+		expect(running()).toBe(false);
+	});
+});
 
 describeWithBubblewrap("sandbox modes and settings", () => {
 	it("read-only mode lets commands read and write only a private /tmp", async () => {
