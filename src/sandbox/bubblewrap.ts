@@ -89,5 +89,10 @@ export function bubblewrapArguments(policy: SandboxPolicy, shareNetwork: boolean
 		else if (found) args.push("--ro-bind", "/dev/null", path);
 	}
 	args.push("--setenv", "TMPDIR", SANDBOX_TMP, "--chdir", policy.cwd);
+	// npm's cache (~/.npm) is outside the writable roots: a private one lets npm install and npm view work.
+	const npmCache = process.env.npm_config_cache;
+	if (!npmCache || !policy.writableRoots.some((root) => isWithin(npmCache, root))) {
+		args.push("--setenv", "npm_config_cache", `${SANDBOX_TMP}/.npm`);
+	}
 	return args;
 }

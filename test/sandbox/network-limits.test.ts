@@ -1,5 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { useRpcHarness } from "../rpc/helpers.js";
 import { bash, describeWithBubblewrap, makeTree, NOBODY, startSandboxed } from "./support.js";
@@ -62,6 +66,58 @@ describeWithBubblewrap("sandbox network allow-list", () => {
 		const direct = await bash(agent, server, get("127.0.0.1"));
 		expect(direct.isError).toBe(true);
 		expect(direct.text).not.toContain("reached");
+	});
+});
+
+describeWithBubblewrap("npm through the allow-list", () => {
+	it("installs a package from an allowed registry into the workspace", async () => {
+		const { server } = harness;
+		const tree = makeTree(server, { sandbox: { mode: "workspace-write", network: ["localhost"] } });
+		const packageDir = join(tree.root, "pkg", "package");
+		mkdirSync(packageDir, { recursive: true });
+		writeFileSync(join(packageDir, "package.json"), JSON.stringify({ name: "fake-pkg", version: "1.0.0" }));
+		writeFileSync(join(packageDir, "index.js"), "module.exports = 42;\n");
+		const tarball = join(tree.root, "fake-pkg-1.0.0.tgz");
+		spawnSync("tar", ["czf", tarball, "-C", join(tree.root, "pkg"), "package"]);
+		const bytes = readFileSync(tarball);
+		const integrity = `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
+		const registry = createServer((request, response) => {
+			const base = `http://localhost:${(registry.address() as AddressInfo).port}`;
+			if (request.url === "/fake-pkg") {
+				response.setHeader("content-type", "application/json");
+				response.end(
+					JSON.stringify({
+						name: "fake-pkg",
+						"dist-tags": { latest: "1.0.0" },
+						versions: {
+							"1.0.0": {
+								name: "fake-pkg",
+								version: "1.0.0",
+								dist: { tarball: `${base}/fake-pkg/-/fake-pkg-1.0.0.tgz`, integrity },
+							},
+						},
+					}),
+				);
+			} else if (request.url === "/fake-pkg/-/fake-pkg-1.0.0.tgz") response.end(bytes);
+			else response.writeHead(404).end("{}");
+		});
+		await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+		try {
+			const registryPort = (registry.address() as AddressInfo).port;
+			writeFileSync(join(tree.work, "package.json"), JSON.stringify({ name: "app", version: "1.0.0" }));
+			const agent = await startSandboxed(tree);
+			const install = await bash(
+				agent,
+				server,
+				`npm install --registry http://localhost:${registryPort}/ --no-audit --no-fund fake-pkg 2>&1 && node -p "require('fake-pkg')"`,
+				{ timeout: 60 },
+			);
+			expect(install.isError, install.text).toBe(false);
+			expect(install.text.trim().split("\n").at(-1)).toBe("42");
+			expect(existsSync(join(tree.work, "node_modules", "fake-pkg", "index.js"))).toBe(true);
+		} finally {
+			registry.close();
+		}
 	});
 });
 
