@@ -4,6 +4,7 @@ import { checkRead, checkWrite } from "./file-policy.js";
 import { limitLines, makePidsCgroup } from "./limits.js";
 import { type SandboxPlaces, type SandboxPolicy, sandboxPolicy } from "./policy.js";
 import { AllowListProxy, bridgeScript, PROXY_FOLDER_INSIDE, PROXY_PORT_INSIDE } from "./proxy.js";
+import { isWithin } from "./real-path.js";
 import { type EffectiveSandboxSettings, effectiveSandboxSettings, isLooserMode } from "./settings.js";
 import type { SandboxAvailability, SandboxMode, SandboxState } from "./types.js";
 
@@ -115,13 +116,20 @@ export class Sandbox {
 		this.policies.clear();
 	}
 
-	/** Whether bubblewrap can make the sandbox here (checked once, on first need). */
-	available(): SandboxAvailability {
+	/**
+	 * Whether bubblewrap can make the sandbox here (checked once, on first need). A bwrap inside
+	 * `untrusted` (the writable roots: a command could have put it there) is never used.
+	 */
+	available(untrusted: readonly string[] = []): SandboxAvailability {
 		if (this.availability === undefined) {
-			this.bwrap = findBubblewrap(this.path);
+			this.bwrap = findBubblewrap(this.path, untrusted);
 			const found = probe(this.bwrap);
 			this.availability = found.availability;
 			this.flags = found.flags;
+		}
+		const bwrap = this.bwrap;
+		if (bwrap && untrusted.some((root) => isWithin(bwrap, root))) {
+			return { available: false, mechanism: "bubblewrap", reason: `${bwrap} is inside a writable root` };
 		}
 		return this.availability;
 	}
@@ -148,7 +156,7 @@ export class Sandbox {
 	startupProblems(cwd: string): string[] {
 		if (this.modeValue === "off") return [...this.settings.warnings];
 		const problems = [...this.settings.warnings, ...(this.policy(cwd)?.problems ?? [])];
-		const availability = this.available();
+		const availability = this.available(this.policy(cwd)?.writableRoots);
 		if (!availability.available) {
 			problems.push(`sandbox mode ${this.modeValue}: ${availability.reason}; bash commands will be refused`);
 		}
@@ -209,7 +217,7 @@ export class Sandbox {
 	 * when bubblewrap cannot make it.
 	 */
 	launch(policy: SandboxPolicy, shell: string, command: string): SandboxLaunch {
-		const availability = this.available();
+		const availability = this.available(policy.writableRoots);
 		if (!availability.available || !this.bwrap) throw new SandboxUnavailableError(availability.reason ?? "unknown");
 		const unenforced: string[] = [];
 		const lines = limitLines(policy.limits);

@@ -227,7 +227,7 @@ async function sandboxFor(
 		if (sandbox.takeEscalation(toolCallId)) return { policy, escalated: true };
 		throw new Error("Running this command outside the sandbox was not approved by the user; it was not run.");
 	}
-	const availability = sandbox.available();
+	const availability = sandbox.available(policy.writableRoots);
 	if (!availability.available) throw new SandboxUnavailableError(availability.reason ?? "unknown");
 	await sandbox.prepare(policy);
 	return { policy, escalated: false };
