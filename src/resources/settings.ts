@@ -126,8 +126,8 @@ function readSettingsFile(path: string, problems: Problems): FileContent {
 	} catch (error) {
 		const message = `${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`;
 		// Its rules cannot be known: running without them could run what they forbid.
-		if (text.includes('"permissions"') || text.includes('"sandbox"'))
-			problems.permissionErrors.push(`${message}; it holds permissions or a sandbox`);
+		const held = ["permissions", "sandbox"].filter((key) => text?.includes(`"${key}"`));
+		if (held.length > 0) problems.permissionErrors.push(`${message}; it holds ${held.join(" and ")}`);
 		else problems.errors.push(message);
 		return { raw: {}, valid: {} };
 	}

@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { childProcessModule } from "../platform/lazy-builtins.js";
 import { bubblewrapArguments, findBubblewrap, SANDBOX_TMP } from "./bubblewrap.js";
 import { checkRead, checkWrite } from "./file-policy.js";
 import { limitLines, makePidsCgroup } from "./limits.js";
 import { type SandboxPlaces, type SandboxPolicy, sandboxPolicy } from "./policy.js";
-import { AllowListProxy, bridgeScript, PROXY_FOLDER_INSIDE, PROXY_PORT_INSIDE } from "./proxy.js";
+import type { AllowListProxy } from "./proxy.js";
+import { bridgeScript, PROXY_FOLDER_INSIDE, PROXY_PORT_INSIDE } from "./proxy-bridge.js";
 import { isWithin } from "./real-path.js";
 import { type EffectiveSandboxSettings, effectiveSandboxSettings, isLooserMode } from "./settings.js";
 import type { SandboxAvailability, SandboxMode, SandboxState } from "./types.js";
@@ -53,7 +54,7 @@ function probe(bwrap: string | undefined): { availability: SandboxAvailability; 
 	}
 	let said = "";
 	for (const flags of [[], ["--unshare-user"]]) {
-		const result = spawnSync(bwrap, [...flags, ...PROBE_ARGS], {
+		const result = childProcessModule().spawnSync(bwrap, [...flags, ...PROBE_ARGS], {
 			stdio: ["ignore", "ignore", "pipe"],
 			timeout: PROBE_TIMEOUT_MS,
 		});
@@ -202,7 +203,11 @@ export class Sandbox {
 	/** Starts what commands under `policy` need before they run (the allow-list proxy). */
 	async prepare(policy: SandboxPolicy): Promise<void> {
 		if (typeof policy.network === "string") return;
-		this.proxy ??= new AllowListProxy(policy.network);
+		if (!this.proxy) {
+			// Loaded only when a list is set: the HTTP server is no start-up cost.
+			const { AllowListProxy } = await import("./proxy.js");
+			this.proxy ??= new AllowListProxy(policy.network);
+		}
 		await this.proxy.ready();
 	}
 

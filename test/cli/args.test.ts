@@ -39,6 +39,8 @@ describe("parseArgs", () => {
 		[["--api-key", "sk-1"], { apiKey: "sk-1" }],
 		[["--approval-mode", "ask"], { approvalMode: "ask" }],
 		[["--approval-mode", "read-only"], { approvalMode: "read-only" }],
+		[["--sandbox", "workspace-write"], { sandboxMode: "workspace-write" }],
+		[["--sandbox-check"], { sandboxCheck: true }],
 		[["--list-models"], { listModels: true }],
 		[["--no-session"], { noSession: true }],
 		[["--session-dir", "/tmp/s"], { sessionDir: "/tmp/s" }],
@@ -81,6 +83,8 @@ describe("parseArgs", () => {
 			"--thinking",
 			"--api-key",
 			"--approval-mode",
+			"--sandbox",
+			"--sandbox-check",
 			"--fallback-models",
 			"--list-models",
 			"--no-session",
@@ -160,6 +164,9 @@ describe("parseArgs", () => {
 	it("rejects an unknown mode", () => {
 		expect(() => parseArgs(["--mode", "tui"])).toThrow('--mode must be text, json, rpc or acp (got "tui")');
 		expect(() => parseArgs(["--mode="])).toThrow('--mode must be text, json, rpc or acp (got "")');
+		expect(() => parseArgs(["--sandbox", "full"])).toThrow(
+			'--sandbox must be off, read-only or workspace-write (got "full")',
+		);
 		expect(() => parseArgs(["--approval-mode", "sometimes"])).toThrow(
 			'--approval-mode must be auto, ask or read-only (got "sometimes")',
 		);

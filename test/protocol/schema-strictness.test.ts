@@ -36,6 +36,7 @@ const STATE = {
 	pendingMessageCount: 0,
 	queuedMessagesPaused: false,
 	approvalMode: "auto",
+	sandbox: { mode: "off", network: "off", available: true, mechanism: "bubblewrap" },
 };
 
 const ENTRY = { type: "message", id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };

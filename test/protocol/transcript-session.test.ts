@@ -102,6 +102,8 @@ async function approvals(agent: RpcAgent, script: Script): Promise<void> {
 		(await agent.request({ type: "tool_approval_response", requestId: request.id, decision: "deny" })).success,
 	).toBe(false);
 	await agent.ok({ type: "set_approval_mode", mode: "auto" });
+	await agent.ok({ type: "set_sandbox_mode", mode: "read-only" });
+	await agent.ok({ type: "set_sandbox_mode", mode: "off" });
 }
 
 async function abortAndRetry(agent: RpcAgent, script: Script): Promise<void> {

@@ -166,6 +166,17 @@ describe("SettingsStore: validation", () => {
 		]);
 	});
 
+	it("reports a bad sandbox block, or a broken file that mentions one, as a permission error (the start fails)", () => {
+		writeFileSync(projectPath, '{ "sandbox": { "mode": "workspace-write", } ');
+		writeJson(globalPath, { sandbox: { mode: "everything" } });
+		const store = new SettingsStore(agentDir, cwd);
+		expect(store.permissionErrors).toEqual([
+			expect.stringContaining(`${globalPath}: sandbox.mode: expected one of "off", "read-only", "workspace-write"`),
+			expect.stringMatching(new RegExp(`^${escapeRegExp(projectPath)}: not valid JSON .*; it holds sandbox$`)),
+		]);
+		expect(store.sandboxLayers()).toEqual({ user: undefined, project: undefined });
+	});
+
 	it("keeps permissions out of get(): each file's block comes from permissionLayers()", () => {
 		writeJson(globalPath, { permissions: { mode: "ask", allow: ["bash(npm *)"] } });
 		writeJson(projectPath, { permissions: { mode: "auto", deny: ["write(.env)"] } });

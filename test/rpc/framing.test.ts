@@ -55,6 +55,7 @@ const ALL_COMMANDS = [
 	"resume_queued_messages",
 	"tool_approval_response",
 	"set_approval_mode",
+	"set_sandbox_mode",
 	"get_mcp_servers",
 ];
 

@@ -45,6 +45,7 @@ describe("state and models", () => {
 			pendingMessageCount: 0,
 			queuedMessagesPaused: false,
 			approvalMode: "auto",
+			sandbox: { mode: "off", network: "off", available: expect.any(Boolean), mechanism: "bubblewrap" },
 			tools: ["read", "bash", "edit", "write", "grep", "find", "ls"],
 		});
 	});

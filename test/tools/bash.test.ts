@@ -54,7 +54,7 @@ describe("bash tool definition", () => {
 		expect(asAgentTool.name).toBe("bash");
 		expect(tool.description).toContain(root);
 		expect(tool.description).toContain("last 2000 lines or 50 KB");
-		expect(Object.keys(tool.parameters.properties)).toEqual(["command", "timeout"]);
+		expect(Object.keys(tool.parameters.properties)).toEqual(["command", "timeout", "escalate", "justification"]);
 		expect(tool.parameters.required).toEqual(["command"]);
 		expect(tool.parameters.properties.command).toMatchObject({ type: "string", description: expect.any(String) });
 		expect(tool.parameters.properties.timeout).toMatchObject({

@@ -14,6 +14,8 @@ export interface ScanPattern {
 	needle?: string;
 	/** The needle case-insensitively (global, over the same Latin-1 text); replaces `needle`. */
 	needleRegex?: RegExp;
+	/** The length in bytes of what `needleRegex` matches (an ASCII literal's). */
+	needleRegexLength?: number;
 }
 
 export interface ScanOptions {
@@ -58,20 +60,59 @@ interface Held {
  */
 export class FileScanner {
 	private buffer = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+	/** The needle's bytes, for the first pass over a file. */
+	private readonly needleBytes: Buffer | undefined;
 
 	constructor(
 		private readonly pattern: ScanPattern,
 		private readonly options: ScanOptions,
-	) {}
+	) {
+		this.needleBytes = pattern.needle === undefined ? undefined : Buffer.from(pattern.needle, "latin1");
+	}
 
 	/** Scans one regular file; throws the file system's error when it cannot be read. */
 	scan(absolutePath: string): FileScan {
 		// Non-blocking, so that a FIFO put in place of a file since the walk cannot hold the search.
 		const descriptor = openSync(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
 		try {
+			if (!this.mayMatch(descriptor)) {
+				return { lines: [], cut: false, binary: false, binaryMatched: false, longLine: false };
+			}
 			return this.scanDescriptor(descriptor);
 		} finally {
 			closeSync(descriptor);
+		}
+	}
+
+	/**
+	 * The first pass over a file, when the pattern has a needle: reads it chunk by chunk looking
+	 * only for the needle, which every match holds. False when the whole file lacks it (most files
+	 * of a search): nothing in it can match, so its lines are neither counted nor decoded, and
+	 * there is nothing to say about it (no match in a binary part, nothing left unsearched in a
+	 * long line). True sends the file to the full scan, from its start.
+	 */
+	private mayMatch(descriptor: number): boolean {
+		const needle = this.needleBytes;
+		const needleRegex = this.pattern.needleRegex;
+		const length = needle?.length ?? this.pattern.needleRegexLength;
+		if (length === undefined || length === 0) return true;
+		// A needle may straddle two chunks: the last length - 1 bytes of one start the next.
+		const overlap = length - 1;
+		let carry = 0;
+		let position = 0;
+		for (;;) {
+			const read = readSync(descriptor, this.buffer, carry, CHUNK_BYTES, position);
+			position += read;
+			const end = carry + read;
+			if (needle) {
+				if (this.buffer.subarray(0, end).indexOf(needle) !== -1) return true;
+			} else if (needleRegex) {
+				needleRegex.lastIndex = 0;
+				if (needleRegex.test(this.buffer.toString("latin1", 0, end))) return true;
+			}
+			if (read < CHUNK_BYTES) return false;
+			carry = Math.min(overlap, end);
+			this.buffer.copy(this.buffer, 0, end - carry, end);
 		}
 	}
 
@@ -80,9 +121,11 @@ export class FileScanner {
 		const state = new LineState(this.pattern, this.options, result);
 		let carry = 0;
 		let skippingLongLine = false;
+		let position = 0;
 		for (;;) {
 			if (this.buffer.length < carry + CHUNK_BYTES) this.grow(carry + CHUNK_BYTES);
-			const read = readSync(descriptor, this.buffer, carry, CHUNK_BYTES, null);
+			const read = readSync(descriptor, this.buffer, carry, CHUNK_BYTES, position);
+			position += read;
 			const end = carry + read;
 			// A short read of a regular file is its end.
 			const atEnd = read < CHUNK_BYTES;

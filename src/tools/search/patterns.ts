@@ -11,7 +11,9 @@ export function scanPattern(args: Pick<GrepJobArguments, "pattern" | "ignoreCase
 	if (literal === undefined || literal === "") return { regex };
 	if (!regex.flags.includes("i")) return { regex, needle: Buffer.from(literal, "utf8").toString("latin1") };
 	// Case-insensitively only for ASCII text: its bytes are its characters in any encoding.
-	if (/^[\x20-\x7e]*$/.test(literal)) return { regex, needleRegex: new RegExp(escapeRegex(literal), "gi") };
+	if (/^[\x20-\x7e]*$/.test(literal)) {
+		return { regex, needleRegex: new RegExp(escapeRegex(literal), "gi"), needleRegexLength: literal.length };
+	}
 	return { regex };
 }
 
