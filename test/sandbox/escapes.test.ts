@@ -11,6 +11,19 @@ import { bash, callTool, describeWithBubblewrap, makeTree, NOBODY, SECRET_KEY, s
 
 const harness = useRpcHarness();
 
+/** Whether a process whose command line starts with `marker` runs (a vanished process counts as none). */
+function processRunning(marker: string): boolean {
+	return readdirSync("/proc")
+		.filter((name) => /^\d+$/.test(name))
+		.some((pid) => {
+			try {
+				return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(marker);
+			} catch {
+				return false;
+			}
+		});
+}
+
 /** Polls `condition` every 20 ms for up to 10 s. */
 async function waitUntil(condition: () => boolean): Promise<void> {
 	for (let tries = 0; tries < 500 && !condition(); tries++) await sleep(20);
@@ -119,6 +132,20 @@ describeWithBubblewrap("sandbox escapes through git, sockets and leftovers", () 
 		}
 	});
 
+	it("a timeout ends the sandboxed command and every process in it", async () => {
+		const { server } = harness;
+		const tree = makeTree(server, { sandbox: { mode: "workspace-write" } });
+		const agent = await startSandboxed(tree);
+		const marker = `atomic-timeout-${process.pid}`;
+		const result = await bash(agent, server, `(exec -a ${marker} sleep 600) & exec -a ${marker}-main sleep 600`, {
+			timeout: 1,
+		});
+		expect(result.isError).toBe(true);
+		expect(result.text).toContain("timed out after 1 seconds");
+		await waitUntil(() => !processRunning(marker));
+		expect(processRunning(marker)).toBe(false);
+	});
+
 	it("ends every process a command left behind when the agent dies", async () => {
 		const { server } = harness;
 		const tree = makeTree(server, { sandbox: { mode: "workspace-write" } });
@@ -128,16 +155,7 @@ describeWithBubblewrap("sandbox escapes through git, sockets and leftovers", () 
 		const start = agent.mark();
 		await agent.request({ type: "prompt", message: "go" });
 		await agent.waitFor((record) => record.type === "tool_execution_start", { start });
-		const running = () =>
-			readdirSync("/proc")
-				.filter((name) => /^\d+$/.test(name))
-				.some((pid) => {
-					try {
-						return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(marker);
-					} catch {
-						return false;
-					}
-				});
+		const running = () => processRunning(marker);
 		await waitUntil(running);
 		expect(running()).toBe(true);
 		agent.kill("SIGKILL");
