@@ -60,6 +60,13 @@ function create(
 }
 
 async function main(argv: string[]): Promise<number> {
+	if (argv[0] === "token") {
+		const [{ agentDir }, { tokenCommand }] = await Promise.all([
+			import("../llm/config-paths.js"),
+			import("./token-command.js"),
+		]);
+		return tokenCommand(argv.slice(1), agentDir());
+	}
 	const args = parseArgs(argv);
 	if (args.version) {
 		process.stdout.write(`${__ATOMIC_VERSION__}\n`);

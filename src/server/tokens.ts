@@ -1,0 +1,117 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { chmodSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ensureDirectorySync } from "../platform/ensure-directory.js";
+import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
+
+/** What a token lets its holder do on `atomic serve` (docs/server.md). */
+export const TOKEN_ROLES = ["controller", "observer"] as const;
+export type TokenRole = (typeof TOKEN_ROLES)[number];
+
+/** One stored token: only the hash of the secret is kept. */
+export interface StoredToken {
+	name: string;
+	role: TokenRole;
+	/** `sha256:<hex>` of the token. */
+	hash: string;
+	createdAt: string;
+}
+
+/** A name: letters, digits, `.`, `_` and `-`, 1 to 64 of them. */
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** Tokens start with this, so that a leaked one is recognisable (secret scanners, logs). */
+const PREFIX = "atk_";
+
+export function isTokenRole(value: unknown): value is TokenRole {
+	return typeof value === "string" && (TOKEN_ROLES as readonly string[]).includes(value);
+}
+
+function hashOf(token: string): string {
+	return `sha256:${createHash("sha256").update(token, "utf8").digest("hex")}`;
+}
+
+function isStoredToken(value: unknown): value is StoredToken {
+	if (typeof value !== "object" || value === null) return false;
+	if (!("name" in value && "role" in value && "hash" in value && "createdAt" in value)) return false;
+	const { name, role, hash, createdAt } = value;
+	return (
+		typeof name === "string" &&
+		NAME.test(name) &&
+		isTokenRole(role) &&
+		typeof hash === "string" &&
+		/^sha256:[0-9a-f]{64}$/.test(hash) &&
+		typeof createdAt === "string"
+	);
+}
+
+/**
+ * The tokens of `atomic serve`, in `<agentDir>/tokens.json` (mode 0600). A token is shown once,
+ * when made; the file holds its SHA-256 only (a token is 32 random bytes, so no slow hash is
+ * needed). A file that cannot be read refuses every token: credentials fail closed.
+ */
+export class TokenStore {
+	readonly path: string;
+
+	constructor(agentDir: string) {
+		this.path = join(agentDir, "tokens.json");
+	}
+
+	/** The stored tokens; throws when the file exists but is not a token file. */
+	list(): StoredToken[] {
+		const text = readOptionalTextFileSync(this.path, { maxBytes: MAX_CONFIG_FILE_BYTES });
+		if (text === undefined) return [];
+		let data: unknown;
+		try {
+			data = JSON.parse(text);
+		} catch (error) {
+			throw new Error(`${this.path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, {
+				cause: error,
+			});
+		}
+		const tokens = typeof data === "object" && data !== null && "tokens" in data ? data.tokens : undefined;
+		if (!Array.isArray(tokens) || !tokens.every(isStoredToken)) {
+			throw new Error(`${this.path} is not a token file ({"tokens": [{name, role, hash, createdAt}]})`);
+		}
+		return tokens;
+	}
+
+	/** Makes a token; returns the secret, which is not stored. Throws for a bad or taken name. */
+	create(name: string, role: TokenRole, now = new Date()): string {
+		if (!NAME.test(name)) throw new Error(`A token name is 1 to 64 letters, digits, ".", "_" or "-" (got "${name}")`);
+		const tokens = this.list();
+		if (tokens.some((token) => token.name === name)) throw new Error(`A token named "${name}" exists; revoke it first`);
+		const secret = `${PREFIX}${randomBytes(32).toString("base64url")}`;
+		this.write([...tokens, { name, role, hash: hashOf(secret), createdAt: now.toISOString() }]);
+		return secret;
+	}
+
+	/** Removes a token; throws when there is none of that name. */
+	revoke(name: string): void {
+		const tokens = this.list();
+		const kept = tokens.filter((token) => token.name !== name);
+		if (kept.length === tokens.length) throw new Error(`No token named "${name}"`);
+		this.write(kept);
+	}
+
+	/**
+	 * The token `presented` is, or undefined. Every stored hash is compared, each in constant time,
+	 * so the answer's timing says nothing about which one (or how much of one) matched.
+	 */
+	verify(presented: string): StoredToken | undefined {
+		const wanted = Buffer.from(hashOf(presented));
+		let found: StoredToken | undefined;
+		for (const token of this.list()) {
+			const stored = Buffer.from(token.hash);
+			if (stored.length === wanted.length && timingSafeEqual(stored, wanted)) found = token;
+		}
+		return found;
+	}
+
+	private write(tokens: StoredToken[]): void {
+		ensureDirectorySync(dirname(this.path));
+		const temporary = `${this.path}.${process.pid}.tmp`;
+		writeFileSync(temporary, `${JSON.stringify({ tokens }, null, 2)}\n`, { mode: 0o600 });
+		chmodSync(temporary, 0o600);
+		renameSync(temporary, this.path);
+	}
+}
