@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { childProcessModule } from "../platform/lazy-builtins.js";
 import { bubblewrapArguments, findBubblewrap, SANDBOX_TMP } from "./bubblewrap.js";
 import { checkRead, checkWrite } from "./file-policy.js";
@@ -5,7 +6,7 @@ import { limitLines, makePidsCgroup } from "./limits.js";
 import { type SandboxPlaces, type SandboxPolicy, sandboxPolicy } from "./policy.js";
 import type { AllowListProxy } from "./proxy.js";
 import { bridgeScript, PROXY_FOLDER_INSIDE, PROXY_PORT_INSIDE } from "./proxy-bridge.js";
-import { isWithin } from "./real-path.js";
+import { isWithin, realPath } from "./real-path.js";
 import { type EffectiveSandboxSettings, effectiveSandboxSettings, isLooserMode } from "./settings.js";
 import type { SandboxAvailability, SandboxMode, SandboxState } from "./types.js";
 
@@ -250,10 +251,12 @@ export class Sandbox {
 			lines.unshift(
 				"mkfifo /tmp/.atomic-proxy-ready",
 				'{ "$2" -e "$3" >/tmp/.atomic-proxy-ready 2>/dev/null & }',
-				"read -r ready </tmp/.atomic-proxy-ready",
-				'{ [ "$ready" = ready ] || { echo "atomic sandbox: the network proxy bridge did not start" >&2; exit 126; }; }',
+				'{ read -r ready </tmp/.atomic-proxy-ready; [ "$ready" = ready ] || { echo "atomic sandbox: the network proxy bridge did not start" >&2; exit 126; }; }',
 			);
-			extra.push(process.execPath, bridgeScript());
+			// The bridge runs on this Node; one installed under /tmp would be hidden by the private /tmp.
+			const node = realPath(process.execPath);
+			if (isWithin(node, SANDBOX_TMP)) args.push("--ro-bind", dirname(node), dirname(node));
+			extra.push(node, bridgeScript());
 		}
 		const script = [...lines, 'exec "$0" -c "$1"'].join(" && ");
 		args.push("--", shell, "-c", script, shell, command, ...extra);
