@@ -20,7 +20,8 @@ import { build } from "rolldown";
 import { writeCompileCache } from "./compile-cache.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/];
+// ws requires these optional native helpers only when they are installed.
+const external = [/^@google\/genai(\/|$)/, /^jiti(\/|$)/, /^bufferutil$/, /^utf-8-validate$/];
 const ENTRIES = { cli: "src/cli/bin.ts", index: "src/index.ts", "search-worker": "src/tools/search/worker.ts" };
 /** What src/cli/main.ts imports to start RPC mode, once it has parsed the arguments. */
 const STARTUP_ROOTS = ["src/rpc/rpc-mode.ts", "src/runtime/facade/create-agent-session.ts"];

@@ -60,6 +60,13 @@ function create(
 }
 
 async function main(argv: string[]): Promise<number> {
+	if (argv[0] === "serve") {
+		const [{ agentDir }, { serveCommand }] = await Promise.all([
+			import("../llm/config-paths.js"),
+			import("./serve-command.js"),
+		]);
+		return serveCommand(argv.slice(1), agentDir(), __ATOMIC_VERSION__);
+	}
 	if (argv[0] === "token") {
 		const [{ agentDir }, { tokenCommand }] = await Promise.all([
 			import("../llm/config-paths.js"),

@@ -4,10 +4,14 @@ import { CommandOrder, isImmediate, mayEnterOpenOrder, type OrderRelease } from 
 import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
 import { handleCommand } from "./handlers.js";
-import type { OutputWriter } from "./output.js";
 import type { Command } from "./protocol/commands.js";
 import { parseInput } from "./protocol/validate.js";
 import { createWireEncoder } from "./wire-events.js";
+
+/** Where records go: the process's stdout (OutputWriter), or one network client. */
+export interface RecordSink {
+	write(record: unknown): Promise<void> | undefined;
+}
 
 /** The order of a command that overtakes: it holds nothing to release. */
 const UNORDERED: OrderRelease = { release: () => undefined, open: () => undefined };
@@ -22,11 +26,12 @@ export class RpcServer {
 	private readonly inFlight = new Set<Promise<void>>();
 	private readonly unsubscribe: () => void;
 	/** Records that arrived while an earlier one waits for the full validator, in order. */
-	private held: RecordText[] | undefined;
+	private held: { record: RecordText; replyTo: RecordSink }[] | undefined;
 
 	constructor(
 		private readonly session: AgentSession,
-		private readonly writer: OutputWriter,
+		/** Where events go, and by default responses. */
+		private readonly writer: RecordSink,
 		private readonly ui?: RpcExtensionUi,
 		/** Called after each command's response was written. */
 		private readonly afterResponse: () => void = () => undefined,
@@ -37,21 +42,24 @@ export class RpcServer {
 		this.unsubscribe = session.subscribe((event) => this.writer.write(encode(event)));
 	}
 
-	/** Handles one input record (called in input order). */
-	handleRecord(record: RecordText): void {
+	/**
+	 * Handles one input record (called in input order); its response, and the records a command
+	 * streams (bash output), go to `replyTo` (default: where events go).
+	 */
+	handleRecord(record: RecordText, replyTo: RecordSink = this.writer): void {
 		if (this.held) {
-			this.held.push(record);
+			this.held.push({ record, replyTo });
 			return;
 		}
 		const input = parseInput(record);
 		if (input.kind === "wait") {
 			// Rare (an invalid command before the validator was needed): later records keep their place.
-			const held = [record];
+			const held = [{ record, replyTo }];
 			this.held = held;
 			this.track(
 				input.ready.then(() => {
 					this.held = undefined;
-					for (const next of held) this.handleRecord(next);
+					for (const next of held) this.handleRecord(next.record, next.replyTo);
 				}),
 			);
 			return;
@@ -60,7 +68,7 @@ export class RpcServer {
 			// In order like any command: its response never overtakes an earlier one.
 			const response = input.response;
 			// Awaited like any response: a client that floods bad input without reading waits too.
-			this.track(this.order.schedule(async () => await this.writer.write(response)));
+			this.track(this.order.schedule(async () => await replyTo.write(response)));
 			return;
 		}
 		if (input.kind === "ui_response") {
@@ -69,10 +77,10 @@ export class RpcServer {
 			return;
 		}
 		const command = input.command;
-		if (isImmediate(command.type)) this.track(this.run(command, UNORDERED));
+		if (isImmediate(command.type)) this.track(this.run(command, UNORDERED, replyTo));
 		else {
 			const open = mayEnterOpenOrder(command.type);
-			this.track(this.order.schedule((order) => this.run(command, order), { open }));
+			this.track(this.order.schedule((order) => this.run(command, order, replyTo), { open }));
 		}
 	}
 
@@ -85,10 +93,10 @@ export class RpcServer {
 		this.unsubscribe();
 	}
 
-	private async run(command: Command, order: OrderRelease): Promise<void> {
+	private async run(command: Command, order: OrderRelease, replyTo: RecordSink): Promise<void> {
 		const response = await handleCommand(command, {
 			session: this.session,
-			emit: (record) => this.writer.write(record),
+			emit: (record) => replyTo.write(record),
 			release: order.release,
 			open: order.open,
 			approvals: this.approvals,
@@ -96,7 +104,7 @@ export class RpcServer {
 		if (response) {
 			// What the command changed is announced (state_changed) before its response.
 			this.session.flushState();
-			await this.writer.write(response);
+			await replyTo.write(response);
 		}
 		this.afterResponse();
 	}

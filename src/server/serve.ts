@@ -1,0 +1,322 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import type { RecordSink } from "../rpc/server.js";
+import type { AgentSession } from "../runtime/facade/agent-session.js";
+import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from "./event-log.js";
+import { LiveSession } from "./live-session.js";
+import { type StoredToken, TokenStore } from "./tokens.js";
+
+export interface ServeOptions {
+	host: string;
+	port: number;
+	/** The folder new sessions start in when `attach` names none. */
+	cwd: string;
+	agentDir: string;
+	version: string;
+	/** Makes a session (a new one when `sessionId` is undefined, else that stored one). */
+	createSession(request: {
+		cwd: string;
+		sessionId?: string;
+		approve: LiveSession["approvals"]["handler"];
+	}): AgentSession;
+	/** Largest frame accepted (default 64 MiB). */
+	maxFrameBytes?: number;
+	/** Bytes a client may have waiting before it is closed as too slow (default 16 MiB). */
+	sendQueueBytes?: number;
+	/** Origins besides the server's own whose pages may connect. */
+	allowOrigins?: string[];
+	replayLimits?: ReplayLimits;
+	/** Where lines about the server go (stderr). */
+	log?(line: string): void;
+}
+
+/** Commands that only read, the ones an observer may send. */
+const SERVER_COMMANDS = new Set(["list_sessions", "attach", "detach"]);
+/** After this many failed authentications from one address, it waits FAILURE_PAUSE_MS per attempt. */
+const FREE_FAILURES = 5;
+const FAILURE_PAUSE_MS = 1000;
+/** Close code for a client that fell behind (it resumes with afterSeq). */
+export const CLOSE_TOO_SLOW = 4008;
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+function observerMay(type: string): boolean {
+	return type.startsWith("get_") || SERVER_COMMANDS.has(type);
+}
+
+/** The `type` and `id` of a record's text, or why it is not a command object. */
+function peek(text: string): { ok: true; type: string; id?: unknown; record: Record<string, unknown> } | { ok: false } {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { ok: false };
+	}
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false };
+	if (!("type" in value) || typeof value.type !== "string") return { ok: false };
+	const record: Record<string, unknown> = { ...value };
+	return { ok: true, type: value.type, id: "id" in value ? value.id : undefined, record };
+}
+
+/** One WebSocket client: its token, its session, and the records it is sent. */
+class Client {
+	live: LiveSession | undefined;
+	readonly sink: RecordSink;
+
+	constructor(
+		readonly socket: WebSocket,
+		readonly token: StoredToken,
+		private readonly sendQueueBytes: number,
+	) {
+		this.sink = { write: (record) => this.sendText(JSON.stringify(record)) };
+	}
+
+	/** Sends a record's text; a client that has fallen too far behind is closed (it resumes with afterSeq). */
+	sendText(text: string): undefined {
+		if (this.socket.readyState !== this.socket.OPEN) return undefined;
+		if (this.socket.bufferedAmount > this.sendQueueBytes) {
+			this.socket.close(CLOSE_TOO_SLOW, "too slow: reconnect and attach with afterSeq");
+			this.live?.detach(this);
+			return undefined;
+		}
+		this.socket.send(text);
+		return undefined;
+	}
+}
+
+/**
+ * `atomic serve`: several clients on the sessions of one process, over WebSocket (`/ws`), each
+ * frame one record of RPC mode. Every event carries the session's `seq`; `attach` with
+ * `afterSeq` replays what a client missed, or sends `resync`. Every connection needs a token
+ * (`atomic token create`); observers may only read. docs/server.md has the protocol.
+ */
+export class AtomicServer {
+	private readonly http: Server;
+	private readonly sockets: WebSocketServer;
+	private readonly sessions = new Map<LiveSession, true>();
+	private readonly tokens: TokenStore;
+	private readonly failures = new Map<string, { count: number; at: number }>();
+	private readonly log: (line: string) => void;
+
+	constructor(private readonly options: ServeOptions) {
+		this.tokens = new TokenStore(options.agentDir);
+		this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+		this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 64 * 1024 * 1024 });
+		this.http = createServer((request, response) => this.serveHttp(request, response));
+		this.http.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
+	}
+
+	/** Listens; resolves with the port. */
+	listen(): Promise<number> {
+		return new Promise((resolve, reject) => {
+			this.http.once("error", reject);
+			this.http.listen(this.options.port, this.options.host, () => {
+				const address = this.http.address();
+				const port = typeof address === "object" && address ? address.port : this.options.port;
+				if (!LOOPBACK.has(this.options.host)) {
+					this.log(
+						`Warning: listening on ${this.options.host} without TLS: tokens and everything the agent does cross the network in clear text`,
+					);
+				}
+				if (this.tokens.list().length === 0) {
+					this.log("Warning: no tokens yet: every connection is refused until one is made (atomic token create)");
+				}
+				this.log(`atomic serve: ws://${this.options.host}:${port}/ws`);
+				resolve(port);
+			});
+		});
+	}
+
+	/** Closes every connection with 1001 and every session; resolves once all is written. */
+	async close(): Promise<void> {
+		for (const socket of this.sockets.clients) socket.close(1001, "server shutting down");
+		await Promise.all([...this.sessions.keys()].map((live) => live.dispose()));
+		this.sessions.clear();
+		await new Promise<void>((resolve) => this.http.close(() => resolve()));
+		this.sockets.close();
+	}
+
+	private serveHttp(request: IncomingMessage, response: ServerResponse): void {
+		const path = (request.url ?? "/").split("?")[0];
+		if (request.method === "GET" && path === "/health") {
+			response.writeHead(200, { "content-type": "application/json" });
+			response.end(JSON.stringify({ ok: true, version: this.options.version }));
+			return;
+		}
+		if (request.method === "GET" && path === "/rpc-schema.json") {
+			void import("../rpc/protocol/schema-document.js").then(({ rpcSchemaText }) => {
+				response.writeHead(200, { "content-type": "application/json" });
+				response.end(rpcSchemaText());
+			});
+			return;
+		}
+		response.writeHead(404, { "content-type": "text/plain" });
+		response.end("Not found: the agent is at /ws (WebSocket), its health at /health\n");
+	}
+
+	private refuse(socket: Duplex, status: number, text: string): void {
+		socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${text}\n`);
+	}
+
+	private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+		socket.on("error", () => socket.destroy());
+		if ((request.url ?? "").split("?")[0] !== "/ws") {
+			this.refuse(socket, 404, "Not Found");
+			return;
+		}
+		const origin = request.headers.origin;
+		const own = [`http://${request.headers.host}`, `https://${request.headers.host}`];
+		if (origin !== undefined && !own.includes(origin) && !(this.options.allowOrigins ?? []).includes(origin)) {
+			this.refuse(socket, 403, "Forbidden: this Origin may not connect (see --allow-origin)");
+			return;
+		}
+		const address = request.socket.remoteAddress ?? "unknown";
+		const failed = this.failures.get(address);
+		if (failed && failed.count >= FREE_FAILURES && Date.now() - failed.at < FAILURE_PAUSE_MS) {
+			this.refuse(socket, 429, "Too Many Requests: wait before trying another token");
+			return;
+		}
+		const header = request.headers.authorization ?? "";
+		const presented = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+		let token: StoredToken | undefined;
+		try {
+			token = presented === undefined ? undefined : this.tokens.verify(presented);
+		} catch (error) {
+			this.log(`Refusing every token: ${error instanceof Error ? error.message : String(error)}`);
+		}
+		if (!token) {
+			this.failures.set(address, { count: (failed?.count ?? 0) + 1, at: Date.now() });
+			this.refuse(socket, 401, "Unauthorized: send Authorization: Bearer <token> (atomic token create)");
+			return;
+		}
+		this.failures.delete(address);
+		const verified = token;
+		this.sockets.handleUpgrade(request, socket, head, (ws) => this.connected(ws, verified));
+	}
+
+	private connected(socket: WebSocket, token: StoredToken): void {
+		const client = new Client(socket, token, this.options.sendQueueBytes ?? 16 * 1024 * 1024);
+		socket.on("message", (data: RawData, isBinary: boolean) => this.received(client, data, isBinary));
+		socket.on("close", () => client.live?.detach(client));
+		socket.on("error", () => socket.terminate());
+	}
+
+	private error(client: Client, command: string, message: string, id?: unknown): void {
+		const response: Record<string, unknown> = { type: "response", command, success: false, error: message };
+		if (id !== undefined) response.id = id;
+		client.sendText(JSON.stringify(response));
+	}
+
+	private received(client: Client, data: RawData, isBinary: boolean): void {
+		if (isBinary) {
+			this.error(client, "parse", "Binary frames are not records: send each record as one text frame");
+			return;
+		}
+		const bytes = Array.isArray(data)
+			? Buffer.concat(data)
+			: Buffer.isBuffer(data)
+				? data
+				: Buffer.from(new Uint8Array(data));
+		const text = bytes.toString("utf8");
+		const command = peek(text);
+		if (command.ok && client.token.role === "observer" && !observerMay(command.type)) {
+			this.error(
+				client,
+				command.type,
+				`The token "${client.token.name}" is an observer's: it may read (get_*, list_sessions, attach, detach), not "${command.type}"`,
+				command.id,
+			);
+			return;
+		}
+		if (command.ok && SERVER_COMMANDS.has(command.type)) {
+			this.serverCommand(client, command.type, command.record, command.id);
+			return;
+		}
+		if (!client.live) {
+			const type = command.ok ? command.type : "parse";
+			this.error(client, type, "Not attached to a session: send attach first", command.ok ? command.id : undefined);
+			return;
+		}
+		client.live.handle({ ok: true, text }, client.sink);
+	}
+
+	private serverCommand(client: Client, type: string, record: Record<string, unknown>, id: unknown): void {
+		const respond = (data?: unknown) => {
+			const response: Record<string, unknown> = { type: "response", command: type, success: true };
+			if (id !== undefined) response.id = id;
+			if (data !== undefined) response.data = data;
+			client.sendText(JSON.stringify(response));
+		};
+		try {
+			if (type === "list_sessions") {
+				respond({ sessions: [...this.sessions.keys()].map((live) => this.describe(live)) });
+			} else if (type === "detach") {
+				client.live?.detach(client);
+				client.live = undefined;
+				respond();
+			} else this.attach(client, record, respond);
+		} catch (error) {
+			this.error(client, type, error instanceof Error ? error.message : String(error), id);
+		}
+	}
+
+	private describe(live: LiveSession) {
+		const state = live.session.getState();
+		return {
+			id: state.sessionId,
+			name: state.sessionName ?? null,
+			cwd: live.session.cwd,
+			file: state.sessionFile ?? null,
+			live: true,
+			streaming: state.isStreaming,
+			attached: live.attachedCount,
+		};
+	}
+
+	private attach(client: Client, record: Record<string, unknown>, respond: (data: unknown) => void): void {
+		const { sessionId, cwd, afterSeq } = record;
+		if (sessionId !== null && typeof sessionId !== "string") {
+			throw new Error('attach needs "sessionId": a session id, or null for a new session');
+		}
+		if (cwd !== undefined && typeof cwd !== "string") throw new Error('"cwd" must be a string');
+		if (afterSeq !== undefined && (typeof afterSeq !== "number" || !Number.isInteger(afterSeq) || afterSeq < 0)) {
+			throw new Error('"afterSeq" must be a whole number >= 0');
+		}
+		const live = sessionId === null ? this.open(cwd) : this.find(sessionId, cwd);
+		client.live?.detach(client);
+		client.live = live;
+		respond({ sessionId: live.id, seq: live.log.seq, state: live.session.getState() });
+		if (!live.attach(client, afterSeq)) {
+			const resync = {
+				type: "resync",
+				sessionId: live.id,
+				seq: live.log.seq,
+				state: live.session.getState(),
+				messages: live.session.messages,
+			};
+			client.sendText(JSON.stringify(resync));
+		}
+	}
+
+	private open(cwd: string | undefined, sessionId?: string): LiveSession {
+		let made: LiveSession | undefined;
+		const session = this.options.createSession({
+			cwd: cwd ?? this.options.cwd,
+			sessionId,
+			approve: (request, signal) => {
+				if (!made) throw new Error("the session is not ready");
+				return made.approvals.handler(request, signal);
+			},
+		});
+		made = new LiveSession(session, this.options.replayLimits ?? DEFAULT_REPLAY_LIMITS);
+		this.sessions.set(made, true);
+		return made;
+	}
+
+	private find(sessionId: string, cwd: string | undefined): LiveSession {
+		for (const live of this.sessions.keys()) if (live.id === sessionId) return live;
+		// Not live: opened from its file (a session of an earlier run of the server).
+		return this.open(cwd, sessionId);
+	}
+}

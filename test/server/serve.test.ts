@@ -1,0 +1,237 @@
+import { spawn } from "node:child_process";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
+import type { ReplayLimits } from "../../src/server/event-log.js";
+import { AtomicServer } from "../../src/server/serve.js";
+import { TokenStore } from "../../src/server/tokens.js";
+import { LlmServer, textReply } from "../support/llm-server.js";
+import { CLI, childEnv, makeAgentDir } from "../support/rpc-process.js";
+
+type Record_ = Record<string, unknown>;
+
+let llm: LlmServer;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+	llm = await LlmServer.start();
+});
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+	llm.reset();
+});
+afterAll(async () => {
+	await llm.close();
+});
+
+/** A server on a free loopback port with one controller and one observer token. */
+async function startServer(replayLimits?: ReplayLimits) {
+	const dirs = makeAgentDir({ server: llm });
+	const tokens = new TokenStore(dirs.agentDir);
+	const controller = tokens.create("laptop", "controller");
+	const observer = tokens.create("phone", "observer");
+	const server = new AtomicServer({
+		host: "127.0.0.1",
+		port: 0,
+		cwd: dirs.work,
+		agentDir: dirs.agentDir,
+		version: "test",
+		replayLimits,
+		log: () => undefined,
+		createSession: ({ cwd, sessionId, approve }) =>
+			createAgentSession({
+				cwd,
+				session: sessionId,
+				approve,
+				agentDir: dirs.agentDir,
+				model: "mock/mock-model",
+				noSession: true,
+			}).session,
+	});
+	const port = await server.listen();
+	cleanups.push(() => dirs.cleanup());
+	cleanups.push(() => server.close());
+	return { port, controller, observer, url: `ws://127.0.0.1:${port}/ws` };
+}
+
+/** A WebSocket client that keeps every record it received. */
+class Client {
+	readonly records: Record_[] = [];
+	private waiters: (() => void)[] = [];
+	private counter = 0;
+	closed: { code: number; reason: string } | undefined;
+
+	private constructor(readonly socket: WebSocket) {
+		socket.on("message", (data) => {
+			const value: unknown = JSON.parse(String(data));
+			if (typeof value === "object" && value !== null) this.records.push({ ...value });
+			for (const waiter of this.waiters.splice(0)) waiter();
+		});
+		socket.on("close", (code, reason) => {
+			this.closed = { code, reason: String(reason) };
+			for (const waiter of this.waiters.splice(0)) waiter();
+		});
+	}
+
+	static connect(url: string, token: string, headers: Record<string, string> = {}): Promise<Client> {
+		const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}`, ...headers } });
+		cleanups.push(() => socket.terminate());
+		return new Promise((resolve, reject) => {
+			socket.once("open", () => resolve(new Client(socket)));
+			socket.once("unexpected-response", (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+			socket.once("error", reject);
+		});
+	}
+
+	async waitFor(predicate: (record: Record_) => boolean, from = 0): Promise<Record_> {
+		for (;;) {
+			const found = this.records.slice(from).find(predicate);
+			if (found) return found;
+			if (this.closed) throw new Error(`closed (${this.closed.code}) before the record came`);
+			await new Promise<void>((resolve, reject) => {
+				const timer = setTimeout(() => reject(new Error("timed out waiting for a record")), 10_000);
+				this.waiters.push(() => {
+					clearTimeout(timer);
+					resolve();
+				});
+			});
+		}
+	}
+
+	async request(command: Record_): Promise<Record_> {
+		const id = `c${++this.counter}`;
+		this.socket.send(JSON.stringify({ ...command, id }));
+		return this.waitFor((record) => record.type === "response" && record.id === id);
+	}
+
+	events(): Record_[] {
+		return this.records.filter((record) => typeof record.seq === "number");
+	}
+}
+
+describe("atomic serve", () => {
+	it("answers /health without a token and refuses /ws without a valid one, or from another origin", async () => {
+		const { port, url, controller } = await startServer();
+		const health = await fetch(`http://127.0.0.1:${port}/health`);
+		expect(await health.json()).toEqual({ ok: true, version: "test" });
+		await expect(Client.connect(url, "atk_wrong")).rejects.toThrow("HTTP 401");
+		await expect(Client.connect(url, controller, { origin: "https://evil.example" })).rejects.toThrow("HTTP 403");
+		const ok = await Client.connect(url, controller, { origin: `http://127.0.0.1:${port}` });
+		expect(ok.socket.readyState).toBe(WebSocket.OPEN);
+	});
+
+	it("shares one session between two clients: events numbered alike for both, responses to the sender only", async () => {
+		const { url, controller } = await startServer();
+		const a = await Client.connect(url, controller);
+		const b = await Client.connect(url, controller);
+		const before = await a.request({ type: "get_state" });
+		expect(before).toMatchObject({ success: false, error: "Not attached to a session: send attach first" });
+		const attached = await a.request({ type: "attach", sessionId: null });
+		const data = attached.data as { sessionId: string; seq: number; state: Record_ };
+		expect(data).toMatchObject({ seq: 0, state: { sessionId: data.sessionId } });
+		const joined = await b.request({ type: "attach", sessionId: data.sessionId });
+		expect(joined.data).toMatchObject({ sessionId: data.sessionId });
+		const list = await b.request({ type: "list_sessions" });
+		expect(list.data).toMatchObject({ sessions: [{ id: data.sessionId, live: true, attached: 2, streaming: false }] });
+
+		llm.enqueue(textReply("hello from the model"));
+		const prompt = await a.request({ type: "prompt", message: "hi" });
+		expect(prompt.success).toBe(true);
+		await a.waitFor((record) => record.type === "agent_settled");
+		await b.waitFor((record) => record.type === "agent_settled");
+		const seqs = (client: Client) => client.events().map((record) => [record.seq, record.type]);
+		expect(seqs(a)).toEqual(seqs(b));
+		expect(a.events().map((record) => record.seq)).toEqual(a.events().map((_record, index) => index + 1));
+		expect(b.records.some((record) => record.type === "response" && record.command === "prompt")).toBe(false);
+	});
+
+	it("replays what a client missed after a reconnect, exactly once; sends resync when the gap is not held", async () => {
+		const { url, controller } = await startServer({ events: 1000, bytes: 1024 * 1024 });
+		const a = await Client.connect(url, controller);
+		const { data } = await a.request({ type: "attach", sessionId: null });
+		const sessionId = (data as { sessionId: string }).sessionId;
+		llm.enqueue(textReply("first"));
+		await a.request({ type: "prompt", message: "one" });
+		await a.waitFor((record) => record.type === "agent_settled");
+		const seen = a.events();
+		const lastSeen = seen.at(-1)?.seq as number;
+		a.socket.terminate();
+
+		const watcher = await Client.connect(url, controller);
+		await watcher.request({ type: "attach", sessionId });
+		llm.enqueue(textReply("second"));
+		await watcher.request({ type: "prompt", message: "two" });
+		await watcher.waitFor((record) => record.type === "agent_settled");
+
+		const back = await Client.connect(url, controller);
+		const resumed = await back.request({ type: "attach", sessionId, afterSeq: lastSeen });
+		const now = (resumed.data as { seq: number }).seq;
+		await back.waitFor((record) => record.seq === now);
+		const replayed = back.events().map((record) => record.seq);
+		expect(replayed).toEqual(Array.from({ length: now - lastSeen }, (_value, index) => lastSeen + 1 + index));
+		expect(back.events().some((record) => record.type === "message_update")).toBe(true);
+
+		const small = await startServer({ events: 3, bytes: 1024 * 1024 });
+		const c = await Client.connect(small.url, small.controller);
+		const made = await c.request({ type: "attach", sessionId: null });
+		llm.enqueue(textReply("third"));
+		await c.request({ type: "prompt", message: "three" });
+		await c.waitFor((record) => record.type === "agent_settled");
+		const late = await Client.connect(small.url, small.controller);
+		await late.request({ type: "attach", sessionId: (made.data as { sessionId: string }).sessionId, afterSeq: 0 });
+		const resync = await late.waitFor((record) => record.type === "resync");
+		expect(resync).toMatchObject({ seq: c.events().at(-1)?.seq, state: { isStreaming: false } });
+		expect(Array.isArray(resync.messages)).toBe(true);
+	});
+
+	it("lets an observer read but not act, and answers binary frames and bad JSON with an error", async () => {
+		const { url, observer } = await startServer();
+		const watcher = await Client.connect(url, observer);
+		const attached = await watcher.request({ type: "attach", sessionId: null });
+		expect(attached.success).toBe(true);
+		expect((await watcher.request({ type: "get_state" })).success).toBe(true);
+		const refused = await watcher.request({ type: "prompt", message: "hi" });
+		expect(refused).toMatchObject({ success: false, command: "prompt" });
+		expect(String(refused.error)).toContain('The token "phone" is an observer\'s');
+
+		const from = watcher.records.length;
+		watcher.socket.send(Buffer.from([1, 2, 3]));
+		const binary = await watcher.waitFor((record) => record.type === "response", from);
+		expect(String(binary.error)).toContain("Binary frames are not records");
+		const next = watcher.records.length;
+		watcher.socket.send("{ not json");
+		const bad = await watcher.waitFor((record) => record.type === "response", next);
+		expect(bad.success).toBe(false);
+		expect((await watcher.request({ type: "get_state" })).success).toBe(true);
+	});
+
+	it("runs as `atomic serve`: a client attaches, and SIGTERM closes it with 1001 and exits 0", async () => {
+		const dirs = makeAgentDir({ server: llm });
+		cleanups.push(() => dirs.cleanup());
+		const token = new TokenStore(dirs.agentDir).create("cli", "controller");
+		const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--cwd", dirs.work], {
+			env: childEnv(dirs.agentDir, dirs.home),
+			stdio: ["ignore", "ignore", "pipe"],
+		});
+		cleanups.push(() => {
+			child.kill("SIGKILL");
+		});
+		let stderr = "";
+		const url = await new Promise<string>((resolve, reject) => {
+			child.stderr.on("data", (chunk: Buffer) => {
+				stderr += chunk.toString();
+				const found = /atomic serve: (ws:\/\/\S+)/.exec(stderr);
+				if (found?.[1]) resolve(found[1]);
+			});
+			child.on("exit", () => reject(new Error(`exited: ${stderr}`)));
+		});
+		const client = await Client.connect(url, token);
+		const attached = await client.request({ type: "attach", sessionId: null, cwd: dirs.work });
+		expect(attached.success, String(attached.error)).toBe(true);
+		const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+		child.kill("SIGTERM");
+		expect(await exited).toBe(0);
+		await client.waitFor(() => client.closed !== undefined).catch(() => undefined);
+		expect(client.closed?.code).toBe(1001);
+	});
+});
