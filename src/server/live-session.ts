@@ -21,6 +21,10 @@ export class LiveSession {
 	readonly approvals = new RpcApprovals();
 	private readonly clients = new Set<Attached>();
 	private readonly server: RpcServer;
+	/** Approval requests still open, as sent (a client that attaches gets them again). */
+	private readonly pending = new Map<string, string>();
+	/** Who answered each approval request (the token's name), for its `tool_approval_resolved`. */
+	private readonly answeredBy = new Map<string, string>();
 
 	constructor(
 		readonly session: AgentSession,
@@ -30,7 +34,8 @@ export class LiveSession {
 		const broadcast: RecordSink = {
 			write: (record) => {
 				// Events come from the wire encoder: plain records.
-				const text = this.log.append(isRecord(record) ? record : { value: record });
+				const text = this.log.append(this.annotate(isRecord(record) ? record : { value: record }));
+				this.track(record, text);
 				for (const client of this.clients) client.sendText(text);
 				return undefined;
 			},
@@ -67,9 +72,34 @@ export class LiveSession {
 		this.clients.delete(client);
 	}
 
-	/** A command of an attached client: its response (and what it streams) goes to `replyTo`. */
-	handle(record: RecordText, replyTo: RecordSink): void {
+	/**
+	 * A command of an attached client (`name`: its token's): its response, and what it streams,
+	 * goes to `replyTo`.
+	 */
+	handle(record: RecordText, replyTo: RecordSink, name: string, answers?: string): void {
+		if (answers !== undefined && this.pending.has(answers) && !this.answeredBy.has(answers)) {
+			this.answeredBy.set(answers, name);
+		}
 		this.server.handleRecord(record, replyTo);
+	}
+
+	/** Sends a client the approval requests still open (after a plain attach or a resync). */
+	sendPending(client: Attached): void {
+		for (const text of this.pending.values()) client.sendText(text);
+	}
+
+	/** `tool_approval_resolved` names the token that answered, when a client did. */
+	private annotate(record: Record<string, unknown>): Record<string, unknown> {
+		if (record.type !== "tool_approval_resolved" || typeof record.id !== "string") return record;
+		const name = this.answeredBy.get(record.id);
+		this.answeredBy.delete(record.id);
+		return name === undefined ? record : { ...record, client: name };
+	}
+
+	private track(record: unknown, text: string): void {
+		if (!isRecord(record) || typeof record.id !== "string") return;
+		if (record.type === "tool_approval_request") this.pending.set(record.id, text);
+		else if (record.type === "tool_approval_resolved") this.pending.delete(record.id);
 	}
 
 	async dispose(): Promise<void> {

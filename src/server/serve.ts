@@ -238,7 +238,13 @@ export class AtomicServer {
 			this.error(client, type, "Not attached to a session: send attach first", command.ok ? command.id : undefined);
 			return;
 		}
-		client.live.handle({ ok: true, text }, client.sink);
+		const answers = command.ok && command.type === "tool_approval_response" ? command.record.requestId : undefined;
+		client.live.handle(
+			{ ok: true, text },
+			client.sink,
+			client.token.name,
+			typeof answers === "string" ? answers : undefined,
+		);
 	}
 
 	private serverCommand(client: Client, type: string, record: Record<string, unknown>, id: unknown): void {
@@ -287,7 +293,8 @@ export class AtomicServer {
 		client.live?.detach(client);
 		client.live = live;
 		respond({ sessionId: live.id, seq: live.log.seq, state: live.session.getState() });
-		if (!live.attach(client, afterSeq)) {
+		const replayed = live.attach(client, afterSeq);
+		if (!replayed) {
 			const resync = {
 				type: "resync",
 				sessionId: live.id,
@@ -297,6 +304,8 @@ export class AtomicServer {
 			};
 			client.sendText(JSON.stringify(resync));
 		}
+		// Open approvals are asked of a client that could not have seen them (a replay holds them).
+		if (!replayed || afterSeq === undefined) live.sendPending(client);
 	}
 
 	private open(cwd: string | undefined, sessionId?: string): LiveSession {

@@ -5,7 +5,7 @@ import { createAgentSession } from "../../src/runtime/facade/create-agent-sessio
 import type { ReplayLimits } from "../../src/server/event-log.js";
 import { AtomicServer } from "../../src/server/serve.js";
 import { TokenStore } from "../../src/server/tokens.js";
-import { LlmServer, textReply } from "../support/llm-server.js";
+import { LlmServer, textReply, toolReply } from "../support/llm-server.js";
 import { CLI, childEnv, makeAgentDir } from "../support/rpc-process.js";
 
 type Record_ = Record<string, unknown>;
@@ -25,8 +25,8 @@ afterAll(async () => {
 });
 
 /** A server on a free loopback port with one controller and one observer token. */
-async function startServer(replayLimits?: ReplayLimits) {
-	const dirs = makeAgentDir({ server: llm });
+async function startServer(replayLimits?: ReplayLimits, settings?: Record<string, unknown>) {
+	const dirs = makeAgentDir({ server: llm, settings });
 	const tokens = new TokenStore(dirs.agentDir);
 	const controller = tokens.create("laptop", "controller");
 	const observer = tokens.create("phone", "observer");
@@ -233,5 +233,34 @@ describe("atomic serve", () => {
 		expect(await exited).toBe(0);
 		await client.waitFor(() => client.closed !== undefined).catch(() => undefined);
 		expect(client.closed?.code).toBe(1001);
+	});
+
+	it("asks every client to approve, takes the first answer, names who answered, and asks a late client again", async () => {
+		const { url, controller } = await startServer(undefined, { permissions: { mode: "ask" } });
+		const a = await Client.connect(url, controller);
+		const b = await Client.connect(url, controller);
+		const { data } = await a.request({ type: "attach", sessionId: null });
+		const sessionId = (data as { sessionId: string }).sessionId;
+		await b.request({ type: "attach", sessionId });
+		llm.enqueue(toolReply("bash", { command: "echo approved" }), textReply("done"));
+		await a.request({ type: "prompt", message: "run it" });
+		const request = await a.waitFor((record) => record.type === "tool_approval_request");
+		await b.waitFor((record) => record.type === "tool_approval_request" && record.id === request.id);
+
+		const late = await Client.connect(url, controller);
+		await late.request({ type: "attach", sessionId });
+		const again = await late.waitFor((record) => record.type === "tool_approval_request");
+		expect(again).toEqual(request);
+
+		const answered = await b.request({ type: "tool_approval_response", requestId: request.id, decision: "allow" });
+		expect(answered.success).toBe(true);
+		const second = await a.request({ type: "tool_approval_response", requestId: request.id, decision: "deny" });
+		expect(second.success).toBe(false);
+		expect(String(second.error)).toContain("already decided");
+		for (const client of [a, b, late]) {
+			const resolved = await client.waitFor((record) => record.type === "tool_approval_resolved");
+			expect(resolved).toMatchObject({ id: request.id, decision: "allow", by: "user", client: "laptop" });
+		}
+		await a.waitFor((record) => record.type === "agent_settled");
 	});
 });
