@@ -127,3 +127,21 @@ export function sessionStats(input: {
 	}
 	return stats;
 }
+
+/**
+ * What `context_usage` reports: the context's tokens (`contextTokens`, or with `reply`, which is
+ * announced before it joins the conversation, counted in) against the model's window. Undefined
+ * without a known window.
+ */
+export function contextUsage(
+	contextWindow: number,
+	contextTokens: number | null,
+	reply?: AssistantMessage,
+): { tokens: number | null; contextWindow: number; percent: number | null } | undefined {
+	if (contextWindow <= 0) return undefined;
+	let tokens = contextTokens;
+	if (reply && hasValidUsage(reply)) tokens = usageTokens(reply.usage);
+	else if (reply && tokens !== null) tokens += estimateTokens(reply);
+	const percent = tokens === null ? null : Math.round((tokens / contextWindow) * 10_000) / 100;
+	return { tokens, contextWindow, percent };
+}

@@ -21,13 +21,7 @@ import {
 	statsOf,
 	treeOf,
 } from "../current/session-queries.js";
-import {
-	estimateContextTokens,
-	estimateTokens,
-	hasValidUsage,
-	type SessionStats,
-	usageTokens,
-} from "../current/stats.js";
+import { contextUsage, estimateContextTokens, estimateTokens, type SessionStats } from "../current/stats.js";
 import type { NavigateOptions, NavigateResult } from "../current/tree-navigation.js";
 import type { ExtensionBridge } from "../extensions/bridge.js";
 import { announced, navigateAnnounced } from "../extensions/notices.js";
@@ -489,13 +483,8 @@ export class AgentSession {
 	 * (announced at its message_end, before it joins the conversation, so it is counted here).
 	 */
 	private reportContextUsage(reply?: AssistantMessage): void {
-		const window = this.model?.contextWindow ?? 0;
-		if (window <= 0) return;
-		let tokens = this.contextTokens();
-		if (reply && hasValidUsage(reply)) tokens = usageTokens(reply.usage);
-		else if (reply && tokens !== null) tokens += estimateTokens(reply);
-		const percent = tokens === null ? null : Math.round((tokens / window) * 10_000) / 100;
-		void this.parts.events.emit({ type: "context_usage", tokens, contextWindow: window, percent });
+		const usage = contextUsage(this.model?.contextWindow ?? 0, this.contextTokens(), reply);
+		if (usage) void this.parts.events.emit({ type: "context_usage", ...usage });
 	}
 
 	/** A change by a synchronous call: announced at the next turn of the event loop (or a flush). */
