@@ -38,6 +38,8 @@ const FREE_FAILURES = 5;
 const FAILURE_PAUSE_MS = 1000;
 /** Close code for a client that fell behind (it resumes with afterSeq). */
 export const CLOSE_TOO_SLOW = 4008;
+/** How long a client's unsent bytes may stay over the limit before it counts as fallen behind. */
+const SLOW_CLIENT_MS = 2000;
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
@@ -63,6 +65,8 @@ function peek(text: string): { ok: true; type: string; id?: unknown; record: Rec
 class Client {
 	live: LiveSession | undefined;
 	readonly sink: RecordSink;
+	/** Set while the unsent bytes are over the limit: the check that closes the client if they stay so. */
+	private behind: NodeJS.Timeout | undefined;
 
 	constructor(
 		readonly socket: WebSocket,
@@ -72,16 +76,29 @@ class Client {
 		this.sink = { write: (record) => this.sendText(JSON.stringify(record)) };
 	}
 
-	/** Sends a record's text; a client that has fallen too far behind is closed (it resumes with afterSeq). */
+	/**
+	 * Sends a record's text. A client whose unsent bytes stay over the limit for SLOW_CLIENT_MS is
+	 * closed (it resumes with afterSeq): a burst of events that a reading client drains at once does
+	 * not count, a client that stopped reading does.
+	 */
 	sendText(text: string): undefined {
 		if (this.socket.readyState !== this.socket.OPEN) return undefined;
-		if (this.socket.bufferedAmount > this.sendQueueBytes) {
-			this.socket.close(CLOSE_TOO_SLOW, "too slow: reconnect and attach with afterSeq");
-			this.live?.detach(this);
-			return undefined;
-		}
 		this.socket.send(text);
+		if (this.socket.bufferedAmount <= this.sendQueueBytes) {
+			clearTimeout(this.behind);
+			this.behind = undefined;
+		} else if (this.behind === undefined) {
+			this.behind = setTimeout(() => this.closeIfBehind(), SLOW_CLIENT_MS);
+			this.behind.unref();
+		}
 		return undefined;
+	}
+
+	private closeIfBehind(): void {
+		this.behind = undefined;
+		if (this.socket.bufferedAmount <= this.sendQueueBytes) return;
+		this.socket.close(CLOSE_TOO_SLOW, "too slow: reconnect and attach with afterSeq");
+		this.live?.detach(this);
 	}
 }
 

@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 /** A server on a free loopback port with one controller and one observer token. */
-async function startServer(replayLimits?: ReplayLimits, settings?: Record<string, unknown>) {
+async function startServer(
+	replayLimits?: ReplayLimits,
+	settings?: Record<string, unknown>,
+	limits: { maxFrameBytes?: number } = {},
+) {
 	const dirs = makeAgentDir({ server: llm, settings });
 	const tokens = new TokenStore(dirs.agentDir);
 	const controller = tokens.create("laptop", "controller");
@@ -37,6 +41,7 @@ async function startServer(replayLimits?: ReplayLimits, settings?: Record<string
 		agentDir: dirs.agentDir,
 		version: "test",
 		replayLimits,
+		...limits,
 		log: () => undefined,
 		createSession: ({ cwd, sessionId, approve }) =>
 			createAgentSession({
@@ -262,5 +267,15 @@ describe("atomic serve", () => {
 			expect(resolved).toMatchObject({ id: request.id, decision: "allow", by: "user", client: "laptop" });
 		}
 		await a.waitFor((record) => record.type === "agent_settled");
+	});
+
+	it("closes a connection whose frame is over the size limit (1009), and keeps serving", async () => {
+		const { url, controller } = await startServer(undefined, undefined, { maxFrameBytes: 1024 });
+		const big = await Client.connect(url, controller);
+		big.socket.send(JSON.stringify({ type: "prompt", message: "x".repeat(4096) }));
+		await big.waitFor(() => big.closed !== undefined).catch(() => undefined);
+		expect(big.closed?.code).toBe(1009);
+		const next = await Client.connect(url, controller);
+		expect((await next.request({ type: "attach", sessionId: null })).success).toBe(true);
 	});
 });
