@@ -149,12 +149,13 @@ export function createBashTool(options: BashToolOptions): AgentTool<BashToolPara
 			let launch: SandboxLaunch | undefined;
 			try {
 				const policy = sandboxed && !sandboxed.escalated ? sandboxed.policy : undefined;
+				const sandbox = options.sandbox;
 				const launcher: ShellLauncher | undefined =
-					policy && options.sandbox
+					policy && sandbox
 						? (shell, command) => {
-								launch = options.sandbox?.launch(policy, shell, command);
-								if (!launch) throw new SandboxUnavailableError("no sandbox");
-								return launch;
+								const made = sandbox.launch(policy, shell, command);
+								launch = made;
+								return made;
 							}
 						: undefined;
 				// An editor's terminal cannot be sandboxed: a sandboxed command runs here.
