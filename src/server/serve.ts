@@ -1,11 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
-import type { RecordSink } from "../rpc/server.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
+import { ServerAuth } from "./auth.js";
+import { Client } from "./client.js";
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from "./event-log.js";
+import { serveHttp } from "./http-routes.js";
 import { LiveSession } from "./live-session.js";
-import { type StoredToken, TokenStore } from "./tokens.js";
+import type { StoredToken } from "./tokens.js";
 
 export interface ServeOptions {
 	host: string;
@@ -33,14 +35,6 @@ export interface ServeOptions {
 
 /** Commands that only read, the ones an observer may send. */
 const SERVER_COMMANDS = new Set(["list_sessions", "attach", "detach"]);
-/** After this many failed authentications from one address, it waits FAILURE_PAUSE_MS per attempt. */
-const FREE_FAILURES = 5;
-const FAILURE_PAUSE_MS = 1000;
-/** Close code for a client that fell behind (it resumes with afterSeq). */
-export const CLOSE_TOO_SLOW = 4008;
-/** How long a client's unsent bytes may stay over the limit before it counts as fallen behind. */
-const SLOW_CLIENT_MS = 2000;
-
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 function observerMay(type: string): boolean {
@@ -61,47 +55,6 @@ function peek(text: string): { ok: true; type: string; id?: unknown; record: Rec
 	return { ok: true, type: value.type, id: "id" in value ? value.id : undefined, record };
 }
 
-/** One WebSocket client: its token, its session, and the records it is sent. */
-class Client {
-	live: LiveSession | undefined;
-	readonly sink: RecordSink;
-	/** Set while the unsent bytes are over the limit: the check that closes the client if they stay so. */
-	private behind: NodeJS.Timeout | undefined;
-
-	constructor(
-		readonly socket: WebSocket,
-		readonly token: StoredToken,
-		private readonly sendQueueBytes: number,
-	) {
-		this.sink = { write: (record) => this.sendText(JSON.stringify(record)) };
-	}
-
-	/**
-	 * Sends a record's text. A client whose unsent bytes stay over the limit for SLOW_CLIENT_MS is
-	 * closed (it resumes with afterSeq): a burst of events that a reading client drains at once does
-	 * not count, a client that stopped reading does.
-	 */
-	sendText(text: string): undefined {
-		if (this.socket.readyState !== this.socket.OPEN) return undefined;
-		this.socket.send(text);
-		if (this.socket.bufferedAmount <= this.sendQueueBytes) {
-			clearTimeout(this.behind);
-			this.behind = undefined;
-		} else if (this.behind === undefined) {
-			this.behind = setTimeout(() => this.closeIfBehind(), SLOW_CLIENT_MS);
-			this.behind.unref();
-		}
-		return undefined;
-	}
-
-	private closeIfBehind(): void {
-		this.behind = undefined;
-		if (this.socket.bufferedAmount <= this.sendQueueBytes) return;
-		this.socket.close(CLOSE_TOO_SLOW, "too slow: reconnect and attach with afterSeq");
-		this.live?.detach(this);
-	}
-}
-
 /**
  * `atomic serve`: several clients on the sessions of one process, over WebSocket (`/ws`), each
  * frame one record of RPC mode. Every event carries the session's `seq`; `attach` with
@@ -112,15 +65,14 @@ export class AtomicServer {
 	private readonly http: Server;
 	private readonly sockets: WebSocketServer;
 	private readonly sessions = new Map<LiveSession, true>();
-	private readonly tokens: TokenStore;
-	private readonly failures = new Map<string, { count: number; at: number }>();
+	private readonly auth: ServerAuth;
 	private readonly log: (line: string) => void;
 
 	constructor(private readonly options: ServeOptions) {
-		this.tokens = new TokenStore(options.agentDir);
 		this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+		this.auth = new ServerAuth(options.agentDir, options.allowOrigins ?? [], this.log);
 		this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 64 * 1024 * 1024 });
-		this.http = createServer((request, response) => this.serveHttp(request, response));
+		this.http = createServer((request, response) => serveHttp(request, response, options.version));
 		this.http.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
 	}
 
@@ -136,7 +88,7 @@ export class AtomicServer {
 						`Warning: listening on ${this.options.host} without TLS: tokens and everything the agent does cross the network in clear text`,
 					);
 				}
-				if (this.tokens.list().length === 0) {
+				if (this.auth.tokens.list().length === 0) {
 					this.log("Warning: no tokens yet: every connection is refused until one is made (atomic token create)");
 				}
 				this.log(`atomic serve: ws://${this.options.host}:${port}/ws`);
@@ -154,24 +106,6 @@ export class AtomicServer {
 		this.sockets.close();
 	}
 
-	private serveHttp(request: IncomingMessage, response: ServerResponse): void {
-		const path = (request.url ?? "/").split("?")[0];
-		if (request.method === "GET" && path === "/health") {
-			response.writeHead(200, { "content-type": "application/json" });
-			response.end(JSON.stringify({ ok: true, version: this.options.version }));
-			return;
-		}
-		if (request.method === "GET" && path === "/rpc-schema.json") {
-			void import("../rpc/protocol/schema-document.js").then(({ rpcSchemaText }) => {
-				response.writeHead(200, { "content-type": "application/json" });
-				response.end(rpcSchemaText());
-			});
-			return;
-		}
-		response.writeHead(404, { "content-type": "text/plain" });
-		response.end("Not found: the agent is at /ws (WebSocket), its health at /health\n");
-	}
-
 	private refuse(socket: Duplex, status: number, text: string): void {
 		socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${text}\n`);
 	}
@@ -182,34 +116,12 @@ export class AtomicServer {
 			this.refuse(socket, 404, "Not Found");
 			return;
 		}
-		const origin = request.headers.origin;
-		const own = [`http://${request.headers.host}`, `https://${request.headers.host}`];
-		if (origin !== undefined && !own.includes(origin) && !(this.options.allowOrigins ?? []).includes(origin)) {
-			this.refuse(socket, 403, "Forbidden: this Origin may not connect (see --allow-origin)");
+		const auth = this.auth.check(request);
+		if (!auth.ok) {
+			this.refuse(socket, auth.status, auth.text);
 			return;
 		}
-		const address = request.socket.remoteAddress ?? "unknown";
-		const failed = this.failures.get(address);
-		if (failed && failed.count >= FREE_FAILURES && Date.now() - failed.at < FAILURE_PAUSE_MS) {
-			this.refuse(socket, 429, "Too Many Requests: wait before trying another token");
-			return;
-		}
-		const header = request.headers.authorization ?? "";
-		const presented = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-		let token: StoredToken | undefined;
-		try {
-			token = presented === undefined ? undefined : this.tokens.verify(presented);
-		} catch (error) {
-			this.log(`Refusing every token: ${error instanceof Error ? error.message : String(error)}`);
-		}
-		if (!token) {
-			this.failures.set(address, { count: (failed?.count ?? 0) + 1, at: Date.now() });
-			this.refuse(socket, 401, "Unauthorized: send Authorization: Bearer <token> (atomic token create)");
-			return;
-		}
-		this.failures.delete(address);
-		const verified = token;
-		this.sockets.handleUpgrade(request, socket, head, (ws) => this.connected(ws, verified));
+		this.sockets.handleUpgrade(request, socket, head, (ws) => this.connected(ws, auth.token));
 	}
 
 	private connected(socket: WebSocket, token: StoredToken): void {
@@ -219,15 +131,9 @@ export class AtomicServer {
 		socket.on("error", () => socket.terminate());
 	}
 
-	private error(client: Client, command: string, message: string, id?: unknown): void {
-		const response: Record<string, unknown> = { type: "response", command, success: false, error: message };
-		if (id !== undefined) response.id = id;
-		client.sendText(JSON.stringify(response));
-	}
-
 	private received(client: Client, data: RawData, isBinary: boolean): void {
 		if (isBinary) {
-			this.error(client, "parse", "Binary frames are not records: send each record as one text frame");
+			client.sendError("parse", "Binary frames are not records: send each record as one text frame");
 			return;
 		}
 		const bytes = Array.isArray(data)
@@ -238,8 +144,7 @@ export class AtomicServer {
 		const text = bytes.toString("utf8");
 		const command = peek(text);
 		if (command.ok && client.token.role === "observer" && !observerMay(command.type)) {
-			this.error(
-				client,
+			client.sendError(
 				command.type,
 				`The token "${client.token.name}" is an observer's: it may read (get_*, list_sessions, attach, detach), not "${command.type}"`,
 				command.id,
@@ -252,7 +157,7 @@ export class AtomicServer {
 		}
 		if (!client.live) {
 			const type = command.ok ? command.type : "parse";
-			this.error(client, type, "Not attached to a session: send attach first", command.ok ? command.id : undefined);
+			client.sendError(type, "Not attached to a session: send attach first", command.ok ? command.id : undefined);
 			return;
 		}
 		const answers = command.ok && command.type === "tool_approval_response" ? command.record.requestId : undefined;
@@ -280,7 +185,7 @@ export class AtomicServer {
 				respond();
 			} else this.attach(client, record, respond);
 		} catch (error) {
-			this.error(client, type, error instanceof Error ? error.message : String(error), id);
+			client.sendError(type, error instanceof Error ? error.message : String(error), id);
 		}
 	}
 

@@ -1,0 +1,57 @@
+import type { WebSocket } from "ws";
+import type { RecordSink } from "../rpc/server.js";
+import type { LiveSession } from "./live-session.js";
+import type { StoredToken } from "./tokens.js";
+
+/** Close code for a client that fell behind (it resumes with afterSeq). */
+export const CLOSE_TOO_SLOW = 4008;
+/** How long a client's unsent bytes may stay over the limit before it counts as fallen behind. */
+const SLOW_CLIENT_MS = 2000;
+
+/** One WebSocket client: its token, its session, and the records it is sent. */
+export class Client {
+	live: LiveSession | undefined;
+	readonly sink: RecordSink;
+	/** Set while the unsent bytes are over the limit: the check that closes the client if they stay so. */
+	private behind: NodeJS.Timeout | undefined;
+
+	constructor(
+		readonly socket: WebSocket,
+		readonly token: StoredToken,
+		private readonly sendQueueBytes: number,
+	) {
+		this.sink = { write: (record) => this.sendText(JSON.stringify(record)) };
+	}
+
+	/**
+	 * Sends a record's text. A client whose unsent bytes stay over the limit for SLOW_CLIENT_MS is
+	 * closed (it resumes with afterSeq): a burst of events that a reading client drains at once does
+	 * not count, a client that stopped reading does.
+	 */
+	sendText(text: string): undefined {
+		if (this.socket.readyState !== this.socket.OPEN) return undefined;
+		this.socket.send(text);
+		if (this.socket.bufferedAmount <= this.sendQueueBytes) {
+			clearTimeout(this.behind);
+			this.behind = undefined;
+		} else if (this.behind === undefined) {
+			this.behind = setTimeout(() => this.closeIfBehind(), SLOW_CLIENT_MS);
+			this.behind.unref();
+		}
+		return undefined;
+	}
+
+	/** Sends a `success:false` response. */
+	sendError(command: string, message: string, id?: unknown): void {
+		const response: Record<string, unknown> = { type: "response", command, success: false, error: message };
+		if (id !== undefined) response.id = id;
+		this.sendText(JSON.stringify(response));
+	}
+
+	private closeIfBehind(): void {
+		this.behind = undefined;
+		if (this.socket.bufferedAmount <= this.sendQueueBytes) return;
+		this.socket.close(CLOSE_TOO_SLOW, "too slow: reconnect and attach with afterSeq");
+		this.live?.detach(this);
+	}
+}

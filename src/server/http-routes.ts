@@ -1,0 +1,20 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** The plain HTTP side of `atomic serve`: health, the JSON Schema, and a 404 naming `/ws`. */
+export function serveHttp(request: IncomingMessage, response: ServerResponse, version: string): void {
+	const path = (request.url ?? "/").split("?")[0];
+	if (request.method === "GET" && path === "/health") {
+		response.writeHead(200, { "content-type": "application/json" });
+		response.end(JSON.stringify({ ok: true, version }));
+		return;
+	}
+	if (request.method === "GET" && path === "/rpc-schema.json") {
+		void import("../rpc/protocol/schema-document.js").then(({ rpcSchemaText }) => {
+			response.writeHead(200, { "content-type": "application/json" });
+			response.end(rpcSchemaText());
+		});
+		return;
+	}
+	response.writeHead(404, { "content-type": "text/plain" });
+	response.end("Not found: the agent is at /ws (WebSocket), its health at /health\n");
+}
