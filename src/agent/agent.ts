@@ -1,4 +1,5 @@
-import { runLoop } from "./loop.js";
+import type { AssistantMessage, ToolCall } from "../llm/types.js";
+import { type LoopOptions, runLoop } from "./loop.js";
 import { MessageQueue, type QueuedMessage, type QueueMode } from "./message-queue.js";
 import type { AgentMessage } from "./messages.js";
 import { QueueUpdates } from "./queue-updates.js";
@@ -82,6 +83,15 @@ export class Agent {
 		return this.start(this.takeQueued(), true, signal);
 	}
 
+	/**
+	 * Runs the loop starting with `calls`, tool calls of `assistant` (the conversation's last reply)
+	 * that a run which ended early left without results; then it goes on as after any tool calls.
+	 */
+	resume(assistant: AssistantMessage, calls: ToolCall[], signal: AbortSignal = NEVER): Promise<AgentMessage[]> {
+		if (this.active) return Promise.reject(new Error(BUSY_MESSAGE));
+		return this.start([], true, signal, { assistant, calls });
+	}
+
 	queueSteering(message: AgentMessage, text: string): QueuedMessage {
 		const item = this.steering.enqueue(message, text);
 		this.queueUpdates.changed();
@@ -114,6 +124,7 @@ export class Agent {
 		prompts: AgentMessage[],
 		skipInitialSteering: boolean,
 		signal: AbortSignal,
+		resume?: LoopOptions["resume"],
 	): Promise<AgentMessage[]> {
 		if (this.active) throw new Error(BUSY_MESSAGE);
 		const { promise: done, resolve: finish } = settledSignal();
@@ -133,7 +144,7 @@ export class Agent {
 			reportError: this.reportListenerError,
 		};
 		try {
-			const added = await runLoop(run, prompts, { skipInitialSteering });
+			const added = await runLoop(run, prompts, { skipInitialSteering, resume });
 			// Messages queued after the run's last delivery point start another run right away.
 			while (!signal.aborted && !this.holdQueues && this.queuedCount > 0) {
 				added.push(...(await runLoop(run, this.takeQueued(), { skipInitialSteering: true })));

@@ -38,6 +38,11 @@ interface RunState {
 export interface LoopOptions {
 	/** Skip the steering poll before the first model call (the run was started from steering). */
 	skipInitialSteering?: boolean;
+	/**
+	 * Start by carrying out these tool calls of `assistant` (the conversation's last reply, whose
+	 * run ended before they had results), then go on as after any tool calls.
+	 */
+	resume?: { assistant: AssistantMessage; calls: ToolCall[] };
 }
 
 /**
@@ -78,7 +83,7 @@ export async function runLoop(
 		}
 	};
 	try {
-		await runTurns(run, prompts, options, { emit, append, added: state.added });
+		await runTurns(run, prompts, options, { emit, append, added: state.added, unanswered: state.unanswered });
 	} catch (error) {
 		await endAfterFailure(run, state, append, error);
 	}
@@ -104,7 +109,12 @@ async function runTurns(
 	run: LoopRun,
 	prompts: AgentMessage[],
 	options: LoopOptions,
-	io: { emit: Emit; append: (message: AgentMessage) => void; added: AgentMessage[] },
+	io: {
+		emit: Emit;
+		append: (message: AgentMessage) => void;
+		added: AgentMessage[];
+		unanswered: RunState["unanswered"];
+	},
 ): Promise<void> {
 	const { emit, append, added } = io;
 	const deliver = async (message: AgentMessage) => {
@@ -116,8 +126,25 @@ async function runTurns(
 	await emit({ type: "agent_start" });
 	await emit({ type: "turn_start" });
 	for (const prompt of prompts) await deliver(prompt);
-	let pending = options.skipInitialSteering ? [] : pollSteering(run);
 	let firstTurn = true;
+	if (options.resume) {
+		const { assistant, calls } = options.resume;
+		// The reply is already in the conversation: only its calls without a result are carried out.
+		for (const call of calls) io.unanswered.set(call.id, { call, started: false });
+		const toolResults = await executeToolCalls({
+			config: run.config,
+			tools: turnSetup(run.config).tools,
+			assistant,
+			calls,
+			signal: run.signal,
+			emit,
+			append,
+		});
+		await emit({ type: "turn_end", message: assistant, toolResults });
+		firstTurn = false;
+		if (!run.signal.aborted) await run.config.afterToolBatch?.(run.messages, run.signal);
+	}
+	let pending = options.skipInitialSteering || run.signal.aborted ? [] : pollSteering(run);
 
 	for (;;) {
 		let moreToolCalls = true;

@@ -378,7 +378,7 @@ export function helpText(version: string): string {
 		"  atomic --mode acp [options]        Agent Client Protocol on stdin/stdout (Zed, JetBrains, Neovim)",
 		'  atomic -p "prompt" [options]       one prompt, reply on stdout',
 		"  atomic --list-models [search]",
-		"  atomic serve [--host H] [--port P] [--cwd DIR]  several clients over WebSocket (docs/server.md)",
+		"  atomic serve [--host H] [--port P] [--cwd DIR] [options]  several clients over WebSocket (docs/server.md)",
 		"  atomic token create --role controller|observer --name NAME | list | revoke NAME",
 		"",
 		"Options:",

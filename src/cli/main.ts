@@ -1,41 +1,12 @@
-import type { ExtensionSetup } from "../runtime/extensions/bridge.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
 import type { CreateAgentSessionOptions } from "../runtime/facade/create-agent-session.js";
 import { type CliArgs, helpText, parseArgs } from "./args.js";
+import { type ExtensionOptions, sessionOptions } from "./session-options.js";
 
 // Only the argument parser is loaded up front: --version and --help answer without the runtime,
 // --list-models loads only the model registry, and each mode imports what it runs.
 
 declare const __ATOMIC_VERSION__: string;
-
-/** The mode-dependent part of the extension setup. */
-type ExtensionOptions = Omit<ExtensionSetup, "paths" | "discover" | "agentDir">;
-
-function sessionOptions(args: CliArgs, extensions: ExtensionOptions): CreateAgentSessionOptions {
-	return {
-		extensions: { paths: args.extensions, discover: !args.noExtensions, ...extensions },
-		skillPaths: args.skills,
-		skills: !args.noSkills,
-		promptTemplates: !args.noPromptTemplates,
-		noContextFiles: args.noContextFiles,
-		tools: args.tools,
-		appendSystemPrompt: args.appendSystemPrompt,
-		model: args.model,
-		provider: args.provider,
-		thinking: args.thinking,
-		apiKey: args.apiKey,
-		noSession: args.noSession,
-		sessionDir: args.sessionDir,
-		session: args.session,
-		continueSession: args.continueSession,
-		name: args.name,
-		approvalMode: args.approvalMode,
-		sandboxMode: args.sandboxMode,
-		mcp: !args.noMcp,
-		mcpConfigs: args.mcpConfigs,
-		fallbackModels: args.fallbackModels,
-	};
-}
 
 type CreateAgentSession = typeof import("../runtime/facade/create-agent-session.js").createAgentSession;
 
@@ -65,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
 			import("../llm/config-paths.js"),
 			import("./serve-command.js"),
 		]);
-		return serveCommand(argv.slice(1), agentDir(), __ATOMIC_VERSION__);
+		return serveCommand(argv.slice(1), agentDir(), __ATOMIC_VERSION__, { parseArgs, sessionOptions });
 	}
 	if (argv[0] === "token") {
 		const [{ agentDir }, { tokenCommand }] = await Promise.all([

@@ -43,6 +43,8 @@ export class RpcExtensionUi implements ExtensionUiBackend {
 	constructor(
 		private readonly write: (record: ExtensionUiRequest) => void,
 		private readonly createId: () => string = () => randomUuid(),
+		/** Told when a dialog closes: answered, timed out, aborted or cancelled. */
+		private readonly onClosed: (id: string) => void = () => undefined,
 	) {}
 
 	/** How many dialogs wait for an answer. */
@@ -120,6 +122,7 @@ export class RpcExtensionUi implements ExtensionUiBackend {
 				if (timer) clearTimeout(timer);
 				opts?.signal?.removeEventListener("abort", onAbort);
 				resolve(dialogResult(kind, answer));
+				this.onClosed(id);
 			};
 			this.open.set(id, { settle });
 			if (timeout !== undefined) timer = setTimeout(() => settle(undefined), timerDelay(timeout));

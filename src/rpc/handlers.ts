@@ -3,6 +3,7 @@ import { publicModel } from "../runtime/models/model-selection.js";
 import type { RpcApprovals } from "./approvals.js";
 import type { Command, CommandOf, CommandType } from "./protocol/commands.js";
 import { failure, type Response, type ResponseId, success } from "./protocol/responses.js";
+import { listSessionSummaries, liveSummary } from "./session-summaries.js";
 
 export interface HandlerContext {
 	session: AgentSession;
@@ -99,6 +100,9 @@ function runBash(command: CommandOf<"bash"> | CommandOf<"user_bash">, context: H
 	});
 }
 
+const NOT_SERVED =
+	"attach and detach are commands of atomic serve: this process has one session (switch_session, new_session)";
+
 /** steer and follow_up never run a command or a hook: what they take is always queued. */
 const QUEUED = { disposition: "queued" } as const;
 
@@ -180,4 +184,13 @@ const HANDLERS: { [K in Exclude<CommandType, "prompt">]: Handler<K> } = {
 	set_approval_mode: (command, { session }) => session.setApprovalMode(command.mode),
 	set_sandbox_mode: (command, { session }) => session.setSandboxMode(command.mode),
 	get_mcp_servers: async (_command, { session }) => ({ servers: await session.getMcpServers() }),
+	list_sessions: (command, { session }) => ({
+		sessions: listSessionSummaries([liveSummary(session, 1)], session.storedSessions(command.cwd)),
+	}),
+	attach: () => {
+		throw new Error(NOT_SERVED);
+	},
+	detach: () => {
+		throw new Error(NOT_SERVED);
+	},
 };

@@ -8,7 +8,7 @@ import { RpcApprovals } from "./approvals.js";
 import { RpcExtensionUi } from "./extension-ui.js";
 import { LineSplitter, type RecordText, readRecords } from "./framing.js";
 import { type OutputStream, OutputWriter } from "./output.js";
-import { COMMANDS } from "./protocol/commands.js";
+import { COMMANDS, SERVER_ONLY_COMMANDS } from "./protocol/commands.js";
 import { loadValidator } from "./protocol/validate.js";
 import { RpcServer } from "./server.js";
 
@@ -130,7 +130,7 @@ export function runRpcMode(options: RpcModeOptions): Promise<number> {
 			version: options.version,
 			protocolVersion: PROTOCOL_VERSION,
 			pid: process.pid,
-			capabilities: Object.keys(COMMANDS),
+			capabilities: Object.keys(COMMANDS).filter((type) => !SERVER_ONLY_COMMANDS.has(type)),
 		});
 		// An extension's ctx.shutdown() takes effect after the next command's response.
 		server = new RpcServer(

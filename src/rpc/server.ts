@@ -4,7 +4,8 @@ import { CommandOrder, isImmediate, mayEnterOpenOrder, type OrderRelease } from 
 import type { RpcExtensionUi } from "./extension-ui.js";
 import type { RecordText } from "./framing.js";
 import { handleCommand } from "./handlers.js";
-import type { Command } from "./protocol/commands.js";
+import type { Command, ExtensionUiResponse } from "./protocol/commands.js";
+import type { ErrorResponse } from "./protocol/responses.js";
 import { parseInput } from "./protocol/validate.js";
 import { createWireEncoder } from "./wire-events.js";
 
@@ -64,19 +65,24 @@ export class RpcServer {
 			);
 			return;
 		}
-		if (input.kind === "error") {
-			// In order like any command: its response never overtakes an earlier one.
-			const response = input.response;
-			// Awaited like any response: a client that floods bad input without reading waits too.
-			this.track(this.order.schedule(async () => await replyTo.write(response)));
-			return;
-		}
-		if (input.kind === "ui_response") {
-			// A dialog answer gets no response; an unknown id is ignored.
-			this.ui?.handleResponse(input.response);
-			return;
-		}
-		const command = input.command;
+		if (input.kind === "error") this.handleError(input.response, replyTo);
+		else if (input.kind === "ui_response") this.handleUiResponse(input.response);
+		else this.handleCommand(input.command, replyTo);
+	}
+
+	/** A record that was not a valid command: its one error response, in order like any command. */
+	handleError(response: ErrorResponse, replyTo: RecordSink = this.writer): void {
+		// Awaited like any response: a client that floods bad input without reading waits too.
+		this.track(this.order.schedule(async () => await replyTo.write(response)));
+	}
+
+	/** A dialog answer gets no response; an unknown id is ignored. */
+	handleUiResponse(response: ExtensionUiResponse): void {
+		this.ui?.handleResponse(response);
+	}
+
+	/** A validated command: run in arrival order (a few overtake); its response goes to `replyTo`. */
+	handleCommand(command: Command, replyTo: RecordSink = this.writer): void {
 		if (isImmediate(command.type)) this.track(this.run(command, UNORDERED, replyTo));
 		else {
 			const open = mayEnterOpenOrder(command.type);

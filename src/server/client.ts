@@ -7,6 +7,8 @@ import type { StoredToken } from "./tokens.js";
 export const CLOSE_TOO_SLOW = 4008;
 /** How long a client's unsent bytes may stay over the limit before it counts as fallen behind. */
 const SLOW_CLIENT_MS = 2000;
+/** How long a client closed as too slow has to answer the close before its connection is dropped. */
+const CLOSE_GRACE_MS = 1000;
 
 /** One WebSocket client: its token, its session, and the records it is sent. */
 export class Client {
@@ -53,5 +55,7 @@ export class Client {
 		if (this.socket.bufferedAmount <= this.sendQueueBytes) return;
 		this.socket.close(CLOSE_TOO_SLOW, "too slow: reconnect and attach with afterSeq");
 		this.live?.detach(this);
+		// A client that reads nothing never answers the close either: its connection is dropped.
+		setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
 	}
 }

@@ -21,7 +21,13 @@ export class EventLog {
 	private head = 0;
 	private bytes = 0;
 
-	constructor(private readonly limits: ReplayLimits = DEFAULT_REPLAY_LIMITS) {}
+	/** `firstSeq`: the seq of the last event of the session's earlier life (a restarted server goes on from it). */
+	constructor(
+		private readonly limits: ReplayLimits = DEFAULT_REPLAY_LIMITS,
+		firstSeq = 0,
+	) {
+		this.seqValue = firstSeq;
+	}
 
 	/** The seq of the last event (0 before the first). */
 	get seq(): number {
@@ -48,9 +54,13 @@ export class EventLog {
 		return text;
 	}
 
-	/** The events after `seq`, in order; undefined when some of them are no longer kept. */
+	/**
+	 * The events after `seq`, in order; undefined when some of them are no longer kept, or when
+	 * `seq` is beyond the last event (a number of another life of the session: the client resyncs).
+	 */
 	after(seq: number): string[] | undefined {
-		if (seq >= this.seqValue) return [];
+		if (seq === this.seqValue) return [];
+		if (seq > this.seqValue) return undefined;
 		const first = this.kept[this.head];
 		if (!first || first.seq > seq + 1) return undefined;
 		return this.kept.slice(this.head + (seq + 1 - first.seq)).map((logged) => logged.text);

@@ -1,5 +1,6 @@
 import { RpcApprovals } from "../rpc/approvals.js";
-import type { RecordText } from "../rpc/framing.js";
+import { RpcExtensionUi } from "../rpc/extension-ui.js";
+import type { Command, ExtensionUiResponse } from "../rpc/protocol/commands.js";
 import { type RecordSink, RpcServer } from "../rpc/server.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
 import { EventLog, type ReplayLimits } from "./event-log.js";
@@ -10,37 +11,64 @@ export interface Attached {
 	sendText(text: string): void;
 }
 
+/** What a served session is made with: where its approvals and dialogs go. */
+export interface SessionHooks {
+	approve: RpcApprovals["handler"];
+	ui: RpcExtensionUi;
+	cancelDialogs(): void;
+}
+
 /**
  * One session held by `atomic serve`: its AgentSession, the log that numbers its events (`seq`),
  * the clients attached to it, and one dispatcher, so commands from every client run in arrival
  * order as on stdio. Responses go to the client that sent the command; events go to every
- * attached client, with the same `seq` for all.
+ * attached client, with the same `seq` for all. Tool approvals and extension dialogs go to every
+ * client; the first answer wins and the others are told (`tool_approval_resolved`,
+ * `extension_ui_resolved`).
  */
 export class LiveSession {
 	readonly log: EventLog;
-	readonly approvals = new RpcApprovals();
+	readonly session: AgentSession;
+	private readonly approvals = new RpcApprovals();
+	private readonly ui: RpcExtensionUi;
 	private readonly clients = new Set<Attached>();
 	private readonly server: RpcServer;
-	/** Approval requests still open, as sent (a client that attaches gets them again). */
+	private readonly broadcast: RecordSink;
+	/** Approval requests and dialogs still open, as sent (a client that attaches gets them again). */
 	private readonly pending = new Map<string, string>();
-	/** Who answered each approval request (the token's name), for its `tool_approval_resolved`. */
+	/** Who answered each approval request or dialog (the token's name), for its resolved event. */
 	private readonly answeredBy = new Map<string, string>();
+	/** When the last client left (for unloading idle sessions); undefined while one is attached. */
+	private leftAt: number | undefined = Date.now();
 
 	constructor(
-		readonly session: AgentSession,
+		create: (hooks: SessionHooks) => AgentSession,
 		limits?: ReplayLimits,
+		firstSeq = 0,
+		/** Told when a tool approval request opens or closes (the server keeps that across restarts). */
+		private readonly approvalsChanged: () => void = () => undefined,
 	) {
-		this.log = new EventLog(limits);
-		const broadcast: RecordSink = {
+		this.log = new EventLog(limits, firstSeq);
+		this.broadcast = {
 			write: (record) => {
-				// Events come from the wire encoder: plain records.
+				// Events come from the wire encoder and the dialog bridge: plain records.
 				const text = this.log.append(this.annotate(isRecord(record) ? record : { value: record }));
 				this.track(record, text);
 				for (const client of this.clients) client.sendText(text);
 				return undefined;
 			},
 		};
-		this.server = new RpcServer(session, broadcast, undefined, undefined, this.approvals);
+		this.ui = new RpcExtensionUi(
+			(record) => void this.broadcast.write(record),
+			undefined,
+			(id) => this.dialogClosed(id),
+		);
+		this.session = create({
+			approve: this.approvals.handler,
+			ui: this.ui,
+			cancelDialogs: () => this.ui.cancelAll(),
+		});
+		this.server = new RpcServer(this.session, this.broadcast, this.ui, undefined, this.approvals);
 	}
 
 	get id(): string {
@@ -51,11 +79,23 @@ export class LiveSession {
 		return this.clients.size;
 	}
 
+	/** Whether the session may be unloaded: nobody attached for `idleMs`, nothing running or waiting. */
+	idleFor(idleMs: number, now = Date.now()): boolean {
+		if (this.leftAt === undefined || now - this.leftAt < idleMs) return false;
+		return !this.session.isStreaming && !this.session.isCompacting && this.pending.size === 0;
+	}
+
+	/** Whether tool approval requests are open (a restarted server asks them again). */
+	get waitsForApproval(): boolean {
+		return this.approvals.openRequests > 0;
+	}
+
 	/**
 	 * Attaches a client. With `afterSeq`, first the events after it (exactly once, in order, before
 	 * any new one), or `false` when some are no longer held (the caller sends a resync).
 	 */
 	attach(client: Attached, afterSeq: number | undefined): boolean {
+		this.leftAt = undefined;
 		if (afterSeq !== undefined) {
 			const missed = this.log.after(afterSeq);
 			if (missed === undefined) {
@@ -70,20 +110,34 @@ export class LiveSession {
 
 	detach(client: Attached): void {
 		this.clients.delete(client);
+		if (this.clients.size === 0) this.leftAt = Date.now();
 	}
 
-	/**
-	 * A command of an attached client (`name`: its token's): its response, and what it streams,
-	 * goes to `replyTo`.
-	 */
-	handle(record: RecordText, replyTo: RecordSink, name: string, answers?: string): void {
-		if (answers !== undefined && this.pending.has(answers) && !this.answeredBy.has(answers)) {
-			this.answeredBy.set(answers, name);
+	/** A command of an attached client (`name`: its token's): its response, and what it streams, goes to `replyTo`. */
+	handle(command: Command, replyTo: RecordSink, name: string): void {
+		if (command.type === "tool_approval_response") {
+			const id = command.requestId;
+			if (this.pending.has(id) && !this.answeredBy.has(id)) this.answeredBy.set(id, name);
 		}
-		this.server.handleRecord(record, replyTo);
+		this.server.handleCommand(command, replyTo);
 	}
 
-	/** Sends a client the approval requests still open (after a plain attach or a resync). */
+	/** A client's dialog answer: the first one decides; a later one is told the dialog is closed. */
+	answerDialog(response: ExtensionUiResponse, replyTo: RecordSink, name: string): void {
+		if (!this.pending.has(response.id)) {
+			void replyTo.write({
+				type: "response",
+				command: "extension_ui_response",
+				success: false,
+				error: `No open dialog with id "${response.id}" (unknown, or already answered or closed)`,
+			});
+			return;
+		}
+		this.answeredBy.set(response.id, name);
+		this.server.handleUiResponse(response);
+	}
+
+	/** Sends a client the approval requests and dialogs still open (after a plain attach or a resync). */
 	sendPending(client: Attached): void {
 		for (const text of this.pending.values()) client.sendText(text);
 	}
@@ -98,16 +152,33 @@ export class LiveSession {
 
 	private track(record: unknown, text: string): void {
 		if (!isRecord(record) || typeof record.id !== "string") return;
-		if (record.type === "tool_approval_request") this.pending.set(record.id, text);
+		const dialog = record.type === "extension_ui_request" && DIALOGS.has(String(record.method));
+		if (record.type === "tool_approval_request" || dialog) this.pending.set(record.id, text);
 		else if (record.type === "tool_approval_resolved") this.pending.delete(record.id);
+		if (record.type === "tool_approval_request" || record.type === "tool_approval_resolved") this.approvalsChanged();
 	}
 
-	async dispose(): Promise<void> {
-		await this.server.settle();
+	/** A dialog closed (answered, timed out, cancelled): every client is told, with who answered. */
+	private dialogClosed(id: string): void {
+		if (!this.pending.delete(id)) return;
+		const by = this.answeredBy.get(id);
+		this.answeredBy.delete(id);
+		void this.broadcast.write(
+			by === undefined ? { type: "extension_ui_resolved", id } : { type: "extension_ui_resolved", id, by },
+		);
+	}
+
+	/** Ends the session; with `keepRun`, a run waiting for approvals stays resumable (AgentSession.suspend). */
+	async dispose(keepRun = false): Promise<void> {
 		this.server.detach();
-		await this.session.dispose();
+		this.clients.clear();
+		await (keepRun ? this.session.suspend() : this.session.dispose());
+		await this.server.settle();
 	}
 }
+
+/** The extension UI methods that wait for an answer. */
+const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,13 +1,22 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import { resolve } from "node:path";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import { COMMANDS, type Command, type CommandOf } from "../rpc/protocol/commands.js";
+import { SCHEMA_PROTOCOL_VERSION as PROTOCOL_VERSION } from "../rpc/protocol/event-schemas.js";
+import { loadValidator, parseInput } from "../rpc/protocol/validate.js";
+import { listSessionSummaries, liveSummary } from "../rpc/session-summaries.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
+import type { SessionInfo } from "../session/listing.js";
 import { ServerAuth } from "./auth.js";
 import { Client } from "./client.js";
 import { DEFAULT_REPLAY_LIMITS, type ReplayLimits } from "./event-log.js";
 import { serveHttp } from "./http-routes.js";
-import { LiveSession } from "./live-session.js";
+import { LiveSession, type SessionHooks } from "./live-session.js";
+import { WebLogin } from "./login.js";
+import { type KeptSession, ServerState } from "./server-state.js";
 import type { StoredToken } from "./tokens.js";
+import { createListener, type TlsCredentials } from "./transport.js";
 
 export interface ServeOptions {
 	host: string;
@@ -16,12 +25,13 @@ export interface ServeOptions {
 	cwd: string;
 	agentDir: string;
 	version: string;
-	/** Makes a session (a new one when `sessionId` is undefined, else that stored one). */
-	createSession(request: {
-		cwd: string;
-		sessionId?: string;
-		approve: LiveSession["approvals"]["handler"];
-	}): AgentSession;
+	/**
+	 * Makes a session (a new one when `sessionId` is undefined, else that stored one), with the
+	 * hooks its approvals and extension dialogs go through.
+	 */
+	createSession(request: { cwd: string; sessionId?: string } & SessionHooks): AgentSession;
+	/** The stored sessions of a folder, for list_sessions (default: none). */
+	storedSessions?(cwd: string): SessionInfo[];
 	/** Largest frame accepted (default 64 MiB). */
 	maxFrameBytes?: number;
 	/** Bytes a client may have waiting before it is closed as too slow (default 16 MiB). */
@@ -29,30 +39,25 @@ export interface ServeOptions {
 	/** Origins besides the server's own whose pages may connect. */
 	allowOrigins?: string[];
 	replayLimits?: ReplayLimits;
+	/** A session nobody attaches to (and that runs nothing) is unloaded after this long (default 15 min). */
+	idleUnloadMs?: number;
+	/** Serves https and wss with this certificate and key (PEM); the constructor throws when they cannot. */
+	tls?: TlsCredentials;
+	/** Whether to make and print a one-time login URL for a browser (default true). */
+	loginUrl?: boolean;
 	/** Where lines about the server go (stderr). */
 	log?(line: string): void;
 }
 
-/** Commands that only read, the ones an observer may send. */
+const DEFAULT_IDLE_UNLOAD_MS = 15 * 60_000;
+
+/** Commands the server answers itself; the rest go to the attached session. */
 const SERVER_COMMANDS = new Set(["list_sessions", "attach", "detach"]);
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
+/** What an observer may send: the read commands and the server's own. */
 function observerMay(type: string): boolean {
 	return type.startsWith("get_") || SERVER_COMMANDS.has(type);
-}
-
-/** The `type` and `id` of a record's text, or why it is not a command object. */
-function peek(text: string): { ok: true; type: string; id?: unknown; record: Record<string, unknown> } | { ok: false } {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { ok: false };
-	}
-	if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false };
-	if (!("type" in value) || typeof value.type !== "string") return { ok: false };
-	const record: Record<string, unknown> = { ...value };
-	return { ok: true, type: value.type, id: "id" in value ? value.id : undefined, record };
 }
 
 /**
@@ -66,42 +71,79 @@ export class AtomicServer {
 	private readonly sockets: WebSocketServer;
 	private readonly sessions = new Map<LiveSession, true>();
 	private readonly auth: ServerAuth;
+	private readonly login: WebLogin;
 	private readonly log: (line: string) => void;
+	private readonly state: ServerState;
+	private readonly idleUnloadMs: number;
+	private idleTimer: NodeJS.Timeout | undefined;
 
 	constructor(private readonly options: ServeOptions) {
 		this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+		this.state = new ServerState(options.agentDir, this.log);
+		this.idleUnloadMs = options.idleUnloadMs ?? DEFAULT_IDLE_UNLOAD_MS;
 		this.auth = new ServerAuth(options.agentDir, options.allowOrigins ?? [], this.log);
 		this.sockets = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 64 * 1024 * 1024 });
-		this.http = createServer((request, response) => serveHttp(request, response, options.version));
+		const { tls, loginUrl = true } = options;
+		this.login = new WebLogin(this.auth, { secure: tls !== undefined, loginUrl, log: this.log });
+		this.http = createListener(tls, (request, response) =>
+			serveHttp(request, response, { version: options.version, login: this.login }),
+		);
 		this.http.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
 	}
 
 	/** Listens; resolves with the port. */
-	listen(): Promise<number> {
+	async listen(): Promise<number> {
+		// Every frame is validated at once (no record waits for the validator to load).
+		await loadValidator();
+		this.resumeWaiting();
+		this.idleTimer = setInterval(() => this.unloadIdle(), Math.min(this.idleUnloadMs / 4, 30_000));
+		this.idleTimer.unref();
 		return new Promise((resolve, reject) => {
 			this.http.once("error", reject);
 			this.http.listen(this.options.port, this.options.host, () => {
 				const address = this.http.address();
 				const port = typeof address === "object" && address ? address.port : this.options.port;
-				if (!LOOPBACK.has(this.options.host)) {
+				const tls = this.options.tls !== undefined;
+				if (!tls && !LOOPBACK.has(this.options.host)) {
 					this.log(
 						`Warning: listening on ${this.options.host} without TLS: tokens and everything the agent does cross the network in clear text`,
 					);
 				}
-				if (this.auth.tokens.list().length === 0) {
-					this.log("Warning: no tokens yet: every connection is refused until one is made (atomic token create)");
+				const login = this.login.loginPath();
+				let tokens: number | undefined;
+				try {
+					tokens = this.auth.tokens.list().length;
+				} catch (error) {
+					this.log(`Warning: every token is refused: ${error instanceof Error ? error.message : String(error)}`);
 				}
-				this.log(`atomic serve: ws://${this.options.host}:${port}/ws`);
+				if (tokens === 0) {
+					const or = login === undefined ? "" : " or the login link below is opened";
+					this.log(`Warning: no tokens yet: every connection is refused until one is made (atomic token create)${or}`);
+				}
+				// An IPv6 address is written in brackets in a URL.
+				const host = this.options.host.includes(":") ? `[${this.options.host}]` : this.options.host;
+				this.log(`atomic serve: ${tls ? "wss" : "ws"}://${host}:${port}/ws`);
+				if (login !== undefined) {
+					this.log(`Log in from a browser (the link works once): ${tls ? "https" : "http"}://${host}:${port}${login}`);
+				}
 				resolve(port);
 			});
 		});
 	}
 
-	/** Closes every connection with 1001 and every session; resolves once all is written. */
+	/**
+	 * Closes every connection with 1001 and every session; resolves once all is written. A session
+	 * waiting for approvals is left resumable: the next start asks them again.
+	 */
 	async close(): Promise<void> {
+		clearInterval(this.idleTimer);
 		for (const socket of this.sockets.clients) socket.close(1001, "server shutting down");
-		await Promise.all([...this.sessions.keys()].map((live) => live.dispose()));
+		const sessions = [...this.sessions.keys()];
 		this.sessions.clear();
+		this.keep(sessions, true);
+		await Promise.all(sessions.map((live) => live.dispose(live.waitsForApproval)));
+		// A client that does not answer the close (it stopped reading) is not waited for.
+		for (const socket of this.sockets.clients) socket.terminate();
 		await new Promise<void>((resolve) => this.http.close(() => resolve()));
 		this.sockets.close();
 	}
@@ -126,6 +168,16 @@ export class AtomicServer {
 
 	private connected(socket: WebSocket, token: StoredToken): void {
 		const client = new Client(socket, token, this.options.sendQueueBytes ?? 16 * 1024 * 1024);
+		// As on stdio, the first record says who answers and what it takes.
+		client.sendText(
+			JSON.stringify({
+				type: "ready",
+				version: this.options.version,
+				protocolVersion: PROTOCOL_VERSION,
+				pid: process.pid,
+				capabilities: Object.keys(COMMANDS),
+			}),
+		);
 		socket.on("message", (data: RawData, isBinary: boolean) => this.received(client, data, isBinary));
 		socket.on("close", () => client.live?.detach(client));
 		socket.on("error", () => socket.terminate());
@@ -141,76 +193,63 @@ export class AtomicServer {
 			: Buffer.isBuffer(data)
 				? data
 				: Buffer.from(new Uint8Array(data));
-		const text = bytes.toString("utf8");
-		const command = peek(text);
-		if (command.ok && client.token.role === "observer" && !observerMay(command.type)) {
+		// Parsed once, here; the validator was loaded before the server listened.
+		const input = parseInput({ ok: true, text: bytes.toString("utf8") });
+		if (input.kind === "wait") {
+			client.sendError("parse", "The command validator is not loaded: the server is starting, try again");
+			return;
+		}
+		if (input.kind === "error") {
+			client.sink.write(input.response);
+			return;
+		}
+		const type = input.kind === "command" ? input.command.type : input.response.type;
+		const id = input.kind === "command" ? input.command.id : undefined;
+		if (client.token.role === "observer" && !observerMay(type)) {
 			client.sendError(
-				command.type,
-				`The token "${client.token.name}" is an observer's: it may read (get_*, list_sessions, attach, detach), not "${command.type}"`,
-				command.id,
+				type,
+				`The token "${client.token.name}" is an observer's: it may read (get_*, list_sessions, attach, detach), not "${type}"`,
+				id,
 			);
 			return;
 		}
-		if (command.ok && SERVER_COMMANDS.has(command.type)) {
-			this.serverCommand(client, command.type, command.record, command.id);
+		if (input.kind === "command" && SERVER_COMMANDS.has(type)) {
+			this.serverCommand(client, input.command);
 			return;
 		}
 		if (!client.live) {
-			const type = command.ok ? command.type : "parse";
-			client.sendError(type, "Not attached to a session: send attach first", command.ok ? command.id : undefined);
+			client.sendError(type, "Not attached to a session: send attach first", id);
 			return;
 		}
-		const answers = command.ok && command.type === "tool_approval_response" ? command.record.requestId : undefined;
-		client.live.handle(
-			{ ok: true, text },
-			client.sink,
-			client.token.name,
-			typeof answers === "string" ? answers : undefined,
-		);
+		if (input.kind === "ui_response") client.live.answerDialog(input.response, client.sink, client.token.name);
+		else client.live.handle(input.command, client.sink, client.token.name);
 	}
 
-	private serverCommand(client: Client, type: string, record: Record<string, unknown>, id: unknown): void {
+	private serverCommand(client: Client, command: Command): void {
 		const respond = (data?: unknown) => {
-			const response: Record<string, unknown> = { type: "response", command: type, success: true };
-			if (id !== undefined) response.id = id;
+			const response: Record<string, unknown> = { type: "response", command: command.type, success: true };
+			if (command.id !== undefined) response.id = command.id;
 			if (data !== undefined) response.data = data;
 			client.sendText(JSON.stringify(response));
 		};
 		try {
-			if (type === "list_sessions") {
-				respond({ sessions: [...this.sessions.keys()].map((live) => this.describe(live)) });
-			} else if (type === "detach") {
+			if (command.type === "list_sessions") {
+				const live = [...this.sessions.keys()].map((held) => liveSummary(held.session, held.attachedCount));
+				const cwd = resolve(this.options.cwd, command.cwd ?? ".");
+				respond({ sessions: listSessionSummaries(live, this.options.storedSessions?.(cwd) ?? []) });
+			} else if (command.type === "detach") {
 				client.live?.detach(client);
 				client.live = undefined;
 				respond();
-			} else this.attach(client, record, respond);
+			} else if (command.type === "attach") this.attach(client, command, respond);
 		} catch (error) {
-			client.sendError(type, error instanceof Error ? error.message : String(error), id);
+			client.sendError(command.type, error instanceof Error ? error.message : String(error), command.id);
 		}
 	}
 
-	private describe(live: LiveSession) {
-		const state = live.session.getState();
-		return {
-			id: state.sessionId,
-			name: state.sessionName ?? null,
-			cwd: live.session.cwd,
-			file: state.sessionFile ?? null,
-			live: true,
-			streaming: state.isStreaming,
-			attached: live.attachedCount,
-		};
-	}
-
-	private attach(client: Client, record: Record<string, unknown>, respond: (data: unknown) => void): void {
-		const { sessionId, cwd, afterSeq } = record;
-		if (sessionId !== null && typeof sessionId !== "string") {
-			throw new Error('attach needs "sessionId": a session id, or null for a new session');
-		}
-		if (cwd !== undefined && typeof cwd !== "string") throw new Error('"cwd" must be a string');
-		if (afterSeq !== undefined && (typeof afterSeq !== "number" || !Number.isInteger(afterSeq) || afterSeq < 0)) {
-			throw new Error('"afterSeq" must be a whole number >= 0');
-		}
+	private attach(client: Client, command: CommandOf<"attach">, respond: (data: unknown) => void): void {
+		const { sessionId, afterSeq } = command;
+		const cwd = command.cwd === undefined ? undefined : resolve(this.options.cwd, command.cwd);
 		const live = sessionId === null ? this.open(cwd) : this.find(sessionId, cwd);
 		client.live?.detach(client);
 		client.live = live;
@@ -230,19 +269,68 @@ export class AtomicServer {
 		if (!replayed || afterSeq === undefined) live.sendPending(client);
 	}
 
-	private open(cwd: string | undefined, sessionId?: string): LiveSession {
+	private open(cwd: string | undefined, sessionId?: string, firstSeq?: number): LiveSession {
 		let made: LiveSession | undefined;
-		const session = this.options.createSession({
-			cwd: cwd ?? this.options.cwd,
-			sessionId,
-			approve: (request, signal) => {
-				if (!made) throw new Error("the session is not ready");
-				return made.approvals.handler(request, signal);
+		const live = new LiveSession(
+			(hooks) => this.options.createSession({ cwd: cwd ?? this.options.cwd, sessionId, ...hooks }),
+			this.options.replayLimits ?? DEFAULT_REPLAY_LIMITS,
+			firstSeq ?? (sessionId === undefined ? 0 : this.state.seqOf(sessionId)),
+			() => {
+				if (made) this.keep([made], false);
 			},
-		});
-		made = new LiveSession(session, this.options.replayLimits ?? DEFAULT_REPLAY_LIMITS);
-		this.sessions.set(made, true);
-		return made;
+		);
+		made = live;
+		this.sessions.set(live, true);
+		this.keep([live], false);
+		return live;
+	}
+
+	/** Writes what a restarted server needs of these sessions (stored ones only). */
+	private keep(sessions: readonly LiveSession[], clean: boolean): void {
+		const kept: KeptSession[] = [];
+		for (const live of sessions) {
+			const state = live.session.getState();
+			if (state.sessionFile === undefined) continue;
+			kept.push({
+				id: state.sessionId,
+				file: state.sessionFile,
+				cwd: live.session.cwd,
+				seq: live.log.seq,
+				waiting: live.waitsForApproval,
+				clean,
+			});
+		}
+		if (kept.length > 0) this.state.update(kept);
+	}
+
+	/** Unloads the sessions nobody has attached to for the idle time (and that run nothing). */
+	private unloadIdle(): void {
+		const idle = [...this.sessions.keys()].filter((live) => live.idleFor(this.idleUnloadMs));
+		if (idle.length === 0) return;
+		this.keep(idle, true);
+		for (const live of idle) {
+			this.sessions.delete(live);
+			void live.dispose().catch((error: unknown) => this.log(`Error while unloading a session: ${String(error)}`));
+		}
+	}
+
+	/** Reopens the sessions that waited for approvals when the server stopped, and asks them again. */
+	private resumeWaiting(): void {
+		for (const kept of this.state.waiting()) {
+			let live: LiveSession;
+			try {
+				live = this.open(kept.cwd, kept.file, this.state.seqOf(kept.id));
+			} catch (error) {
+				this.log(
+					`Cannot reopen session ${kept.id} (${kept.file}): ${error instanceof Error ? error.message : String(error)}`,
+				);
+				this.state.update([{ ...kept, waiting: false }]);
+				continue;
+			}
+			void live.session
+				.resumeInterruptedCalls()
+				.catch((error: unknown) => this.log(`Cannot resume session ${kept.id}: ${String(error)}`));
+		}
 	}
 
 	private find(sessionId: string, cwd: string | undefined): LiveSession {

@@ -15,7 +15,15 @@ export interface StoredToken {
 	/** `sha256:<hex>` of the token. */
 	hash: string;
 	createdAt: string;
+	/**
+	 * `"login-url"` on a token made by opening the login URL of `atomic serve` (`web-…`, revoked at
+	 * logout). Other text is kept as it is (a file written by a later version).
+	 */
+	madeBy?: string;
 }
+
+/** What made a token besides `atomic token create`: the login URL of `atomic serve`. */
+export type TokenMaker = "login-url";
 
 /** A name: letters, digits, `.`, `_` and `-`, 1 to 64 of them. */
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -34,7 +42,10 @@ function isStoredToken(value: unknown): value is StoredToken {
 	if (typeof value !== "object" || value === null) return false;
 	if (!("name" in value && "role" in value && "hash" in value && "createdAt" in value)) return false;
 	const { name, role, hash, createdAt } = value;
+	// Any text is accepted, so that a file written by a later version (another maker) still loads.
+	const madeBy = "madeBy" in value ? value.madeBy : undefined;
 	return (
+		(madeBy === undefined || typeof madeBy === "string") &&
 		typeof name === "string" &&
 		NAME.test(name) &&
 		isTokenRole(role) &&
@@ -76,12 +87,14 @@ export class TokenStore {
 	}
 
 	/** Makes a token; returns the secret, which is not stored. Throws for a bad or taken name. */
-	create(name: string, role: TokenRole, now = new Date()): string {
+	create(name: string, role: TokenRole, now = new Date(), madeBy?: TokenMaker): string {
 		if (!NAME.test(name)) throw new Error(`A token name is 1 to 64 letters, digits, ".", "_" or "-" (got "${name}")`);
 		const tokens = this.list();
 		if (tokens.some((token) => token.name === name)) throw new Error(`A token named "${name}" exists; revoke it first`);
 		const secret = `${PREFIX}${randomBytes(32).toString("base64url")}`;
-		this.write([...tokens, { name, role, hash: hashOf(secret), createdAt: now.toISOString() }]);
+		const token: StoredToken = { name, role, hash: hashOf(secret), createdAt: now.toISOString() };
+		if (madeBy !== undefined) token.madeBy = madeBy;
+		this.write([...tokens, token]);
 		return secret;
 	}
 

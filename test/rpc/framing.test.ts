@@ -57,6 +57,7 @@ const ALL_COMMANDS = [
 	"set_approval_mode",
 	"set_sandbox_mode",
 	"get_mcp_servers",
+	"list_sessions",
 ];
 
 /** Writes raw input, then a get_state barrier; returns the records written in between. */
@@ -79,7 +80,8 @@ describe("the ready event", () => {
 			pid: agent.child.pid,
 			capabilities: ALL_COMMANDS,
 		});
-		expect(Object.keys(COMMANDS)).toEqual(ALL_COMMANDS);
+		// attach and detach are atomic serve's: over stdio they are refused, and not announced.
+		expect(Object.keys(COMMANDS)).toEqual([...ALL_COMMANDS, "attach", "detach"]);
 	});
 
 	it("comes before the answer to a command sent before it", async () => {

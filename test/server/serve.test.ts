@@ -1,118 +1,12 @@
 import { spawn } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
-import type { ReplayLimits } from "../../src/server/event-log.js";
-import { AtomicServer } from "../../src/server/serve.js";
 import { TokenStore } from "../../src/server/tokens.js";
-import { LlmServer, textReply, toolReply } from "../support/llm-server.js";
+import { textReply, toolReply } from "../support/llm-server.js";
 import { CLI, childEnv, makeAgentDir } from "../support/rpc-process.js";
+import { Client, cleanups, type Record_, startServer, useServeHarness } from "./harness.js";
 
-type Record_ = Record<string, unknown>;
-
-let llm: LlmServer;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-	llm = await LlmServer.start();
-});
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-	llm.reset();
-});
-afterAll(async () => {
-	await llm.close();
-});
-
-/** A server on a free loopback port with one controller and one observer token. */
-async function startServer(
-	replayLimits?: ReplayLimits,
-	settings?: Record<string, unknown>,
-	limits: { maxFrameBytes?: number } = {},
-) {
-	const dirs = makeAgentDir({ server: llm, settings });
-	const tokens = new TokenStore(dirs.agentDir);
-	const controller = tokens.create("laptop", "controller");
-	const observer = tokens.create("phone", "observer");
-	const server = new AtomicServer({
-		host: "127.0.0.1",
-		port: 0,
-		cwd: dirs.work,
-		agentDir: dirs.agentDir,
-		version: "test",
-		replayLimits,
-		...limits,
-		log: () => undefined,
-		createSession: ({ cwd, sessionId, approve }) =>
-			createAgentSession({
-				cwd,
-				session: sessionId,
-				approve,
-				agentDir: dirs.agentDir,
-				model: "mock/mock-model",
-				noSession: true,
-			}).session,
-	});
-	const port = await server.listen();
-	cleanups.push(() => dirs.cleanup());
-	cleanups.push(() => server.close());
-	return { port, controller, observer, url: `ws://127.0.0.1:${port}/ws` };
-}
-
-/** A WebSocket client that keeps every record it received. */
-class Client {
-	readonly records: Record_[] = [];
-	private waiters: (() => void)[] = [];
-	private counter = 0;
-	closed: { code: number; reason: string } | undefined;
-
-	private constructor(readonly socket: WebSocket) {
-		socket.on("message", (data) => {
-			const value: unknown = JSON.parse(String(data));
-			if (typeof value === "object" && value !== null) this.records.push({ ...value });
-			for (const waiter of this.waiters.splice(0)) waiter();
-		});
-		socket.on("close", (code, reason) => {
-			this.closed = { code, reason: String(reason) };
-			for (const waiter of this.waiters.splice(0)) waiter();
-		});
-	}
-
-	static connect(url: string, token: string, headers: Record<string, string> = {}): Promise<Client> {
-		const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}`, ...headers } });
-		cleanups.push(() => socket.terminate());
-		return new Promise((resolve, reject) => {
-			socket.once("open", () => resolve(new Client(socket)));
-			socket.once("unexpected-response", (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-			socket.once("error", reject);
-		});
-	}
-
-	async waitFor(predicate: (record: Record_) => boolean, from = 0): Promise<Record_> {
-		for (;;) {
-			const found = this.records.slice(from).find(predicate);
-			if (found) return found;
-			if (this.closed) throw new Error(`closed (${this.closed.code}) before the record came`);
-			await new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error("timed out waiting for a record")), 10_000);
-				this.waiters.push(() => {
-					clearTimeout(timer);
-					resolve();
-				});
-			});
-		}
-	}
-
-	async request(command: Record_): Promise<Record_> {
-		const id = `c${++this.counter}`;
-		this.socket.send(JSON.stringify({ ...command, id }));
-		return this.waitFor((record) => record.type === "response" && record.id === id);
-	}
-
-	events(): Record_[] {
-		return this.records.filter((record) => typeof record.seq === "number");
-	}
-}
+const harness = useServeHarness();
 
 describe("atomic serve", () => {
 	it("answers /health without a token and refuses /ws without a valid one, or from another origin", async () => {
@@ -139,7 +33,7 @@ describe("atomic serve", () => {
 		const list = await b.request({ type: "list_sessions" });
 		expect(list.data).toMatchObject({ sessions: [{ id: data.sessionId, live: true, attached: 2, streaming: false }] });
 
-		llm.enqueue(textReply("hello from the model"));
+		harness.llm.enqueue(textReply("hello from the model"));
 		const prompt = await a.request({ type: "prompt", message: "hi" });
 		expect(prompt.success).toBe(true);
 		await a.waitFor((record) => record.type === "agent_settled");
@@ -151,11 +45,11 @@ describe("atomic serve", () => {
 	});
 
 	it("replays what a client missed after a reconnect, exactly once; sends resync when the gap is not held", async () => {
-		const { url, controller } = await startServer({ events: 1000, bytes: 1024 * 1024 });
+		const { url, controller } = await startServer({ replayLimits: { events: 1000, bytes: 1024 * 1024 } });
 		const a = await Client.connect(url, controller);
 		const { data } = await a.request({ type: "attach", sessionId: null });
 		const sessionId = (data as { sessionId: string }).sessionId;
-		llm.enqueue(textReply("first"));
+		harness.llm.enqueue(textReply("first"));
 		await a.request({ type: "prompt", message: "one" });
 		await a.waitFor((record) => record.type === "agent_settled");
 		const seen = a.events();
@@ -164,7 +58,7 @@ describe("atomic serve", () => {
 
 		const watcher = await Client.connect(url, controller);
 		await watcher.request({ type: "attach", sessionId });
-		llm.enqueue(textReply("second"));
+		harness.llm.enqueue(textReply("second"));
 		await watcher.request({ type: "prompt", message: "two" });
 		await watcher.waitFor((record) => record.type === "agent_settled");
 
@@ -176,10 +70,10 @@ describe("atomic serve", () => {
 		expect(replayed).toEqual(Array.from({ length: now - lastSeen }, (_value, index) => lastSeen + 1 + index));
 		expect(back.events().some((record) => record.type === "message_update")).toBe(true);
 
-		const small = await startServer({ events: 3, bytes: 1024 * 1024 });
+		const small = await startServer({ replayLimits: { events: 3, bytes: 1024 * 1024 } });
 		const c = await Client.connect(small.url, small.controller);
 		const made = await c.request({ type: "attach", sessionId: null });
-		llm.enqueue(textReply("third"));
+		harness.llm.enqueue(textReply("third"));
 		await c.request({ type: "prompt", message: "three" });
 		await c.waitFor((record) => record.type === "agent_settled");
 		const late = await Client.connect(small.url, small.controller);
@@ -211,7 +105,7 @@ describe("atomic serve", () => {
 	});
 
 	it("runs as `atomic serve`: a client attaches, and SIGTERM closes it with 1001 and exits 0", async () => {
-		const dirs = makeAgentDir({ server: llm });
+		const dirs = makeAgentDir({ server: harness.llm });
 		cleanups.push(() => dirs.cleanup());
 		const token = new TokenStore(dirs.agentDir).create("cli", "controller");
 		const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--cwd", dirs.work], {
@@ -241,13 +135,13 @@ describe("atomic serve", () => {
 	});
 
 	it("asks every client to approve, takes the first answer, names who answered, and asks a late client again", async () => {
-		const { url, controller } = await startServer(undefined, { permissions: { mode: "ask" } });
+		const { url, controller } = await startServer({ settings: { permissions: { mode: "ask" } } });
 		const a = await Client.connect(url, controller);
 		const b = await Client.connect(url, controller);
 		const { data } = await a.request({ type: "attach", sessionId: null });
 		const sessionId = (data as { sessionId: string }).sessionId;
 		await b.request({ type: "attach", sessionId });
-		llm.enqueue(toolReply("bash", { command: "echo approved" }), textReply("done"));
+		harness.llm.enqueue(toolReply("bash", { command: "echo approved" }), textReply("done"));
 		await a.request({ type: "prompt", message: "run it" });
 		const request = await a.waitFor((record) => record.type === "tool_approval_request");
 		await b.waitFor((record) => record.type === "tool_approval_request" && record.id === request.id);
@@ -270,7 +164,7 @@ describe("atomic serve", () => {
 	});
 
 	it("closes a connection whose frame is over the size limit (1009), and keeps serving", async () => {
-		const { url, controller } = await startServer(undefined, undefined, { maxFrameBytes: 1024 });
+		const { url, controller } = await startServer({ maxFrameBytes: 1024 });
 		const big = await Client.connect(url, controller);
 		big.socket.send(JSON.stringify({ type: "prompt", message: "x".repeat(4096) }));
 		await big.waitFor(() => big.closed !== undefined).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { RpcCommandError, RpcProcessError } from "./errors.js";
+import { RpcCommandError, RpcConnectionError, RpcProcessError } from "./errors.js";
 import type { ToolApprovalAnswer, ToolApprovalReply, ToolApprovalRequestEvent } from "./types.js";
 
 /**
@@ -48,8 +48,9 @@ export class ApprovalResponder {
 			if (controller.signal.aborted) return;
 			this.open.delete(request.id);
 			return this.respond(request.id, answer).catch((error: unknown) => {
-				// Decided meanwhile (a timeout crossed the answer), or the process is gone: nothing to do.
-				if (error instanceof RpcCommandError || error instanceof RpcProcessError) return;
+				// Decided meanwhile (a timeout crossed the answer), or the process or connection is gone: nothing to do.
+				if (error instanceof RpcCommandError || error instanceof RpcProcessError || error instanceof RpcConnectionError)
+					return;
 				this.onError(error);
 			});
 		});

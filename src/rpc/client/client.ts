@@ -14,7 +14,7 @@ export interface PromptOptions extends CallOptions {
 }
 
 export interface WaitOptions {
-	/** How long to wait for `agent_settled` (default: no limit; the process's exit always ends the wait). */
+	/** How long to wait for `agent_settled` (default: no limit; the client's end always ends the wait). */
 	timeoutMs?: Timeout;
 }
 
@@ -36,8 +36,14 @@ export interface BashOptions extends CallOptions {
  *   await client.start();
  *   const { messages } = await client.promptAndWait("Hello");
  *   await client.close();
+ *
+ * With `url` and `token` it speaks to `atomic serve` instead, over WebSocket, with the same
+ * methods; it reconnects by itself and delivers each event once, in order:
+ *
+ *   const client = new RpcClient({ url: "ws://127.0.0.1:4317/ws", token });
+ *   const { sessionId } = await client.start();
  */
-export class RpcClient extends RpcCommands {
+export class RpcClient<Url extends string | undefined = undefined> extends RpcCommands<Url> {
 	// ------------------------------------------------------------------ prompting
 
 	/**

@@ -1,10 +1,13 @@
 import type { AgentMessage } from "../../agent/messages.js";
 import type { ImageContent, ThinkingLevel } from "../../llm/types.js";
+import type { SessionSummary } from "../../runtime/facade/api-types.js";
 import type { CommandOf } from "../protocol/commands.js";
 import { type Fields, RpcConnection } from "./connection.js";
 import { toModelInfo } from "./model-info.js";
+import { isAttachResult, sessionsOf } from "./network/records.js";
 import type { CallOptions } from "./options.js";
 import type { CommandResults, ModelInfo, RpcModel } from "./results.js";
+import type { AttachResult } from "./types.js";
 
 type QueueMode = CommandOf<"set_steering_mode">["mode"];
 type ApprovalMode = CommandOf<"set_approval_mode">["mode"];
@@ -16,7 +19,7 @@ type ApprovalDecision = CommandOf<"tool_approval_response">["decision"];
  * command with typed fields and resolves with the response's typed `data` (unwrapped where the
  * data is a single field). A new command is one method here plus its entry in CommandResults.
  */
-export class RpcCommands extends RpcConnection {
+export class RpcCommands<Url extends string | undefined = undefined> extends RpcConnection<Url> {
 	/** Resolves with `"queued"` once the message is queued. */
 	async steer(message: string, images?: ImageContent[], options?: CallOptions): Promise<"queued"> {
 		return (await this.call("steer", { message, images }, options)).disposition;
@@ -220,5 +223,52 @@ export class RpcCommands extends RpcConnection {
 		options?: CallOptions,
 	): Promise<CommandResults["navigate_tree"]> {
 		return this.call("navigate_tree", { targetId, options: navigation }, options);
+	}
+
+	// ------------------------------------------------------------------ sessions of atomic serve
+
+	/**
+	 * The sessions: those the server (or the process) holds live, then the stored ones of `cwd`
+	 * (default: the session's folder) that are not.
+	 */
+	async listSessions(parameters: { cwd?: string } = {}, options?: CallOptions): Promise<SessionSummary[]> {
+		const command: { type: string } & Record<string, unknown> = { type: "list_sessions" };
+		if (parameters.cwd !== undefined) command.cwd = parameters.cwd;
+		const sessions = sessionsOf(await this.send(command, options));
+		if (!sessions) throw new Error("The answer to list_sessions is not a list of sessions");
+		return sessions;
+	}
+
+	/**
+	 * Attaches to another session (`null`: a new one, in `cwd` or the server's folder) and
+	 * resolves with `{ sessionId, seq, state }`; from then on events are that session's, and a
+	 * reconnect attaches to it again. A network client only.
+	 */
+	async attach(
+		sessionId: string | null,
+		parameters: { cwd?: string } = {},
+		options?: CallOptions,
+	): Promise<AttachResult> {
+		const command: Record<string, unknown> = { sessionId };
+		if (parameters.cwd !== undefined) command.cwd = parameters.cwd;
+		const data = await this.send(this.serverCommand("attach", command), options);
+		if (!isAttachResult(data)) throw new Error("The server's answer to attach has no session id, seq and state");
+		return data;
+	}
+
+	/** Stops the session's events to this client; a reconnect attaches to none. A network client only. */
+	async detach(options?: CallOptions): Promise<void> {
+		await this.send(this.serverCommand("detach", {}), options);
+	}
+
+	/** A command only `atomic serve` carries out: a process client refuses it here, with the reason. */
+	private serverCommand(
+		type: "attach" | "detach",
+		fields: Record<string, unknown>,
+	): { type: string } & Record<string, unknown> {
+		if (!this.isNetwork) {
+			throw new Error(`${type} is a command of atomic serve: this client speaks to a process it spawned (pass url)`);
+		}
+		return { ...fields, type };
 	}
 }

@@ -1,32 +1,42 @@
-import { timerDelay } from "../../llm/timer-limit.js";
-import { type RecordText, serializeRecord } from "../framing.js";
+import { serializeRecord } from "../framing.js";
 import type { CommandOf, CommandType } from "../protocol/commands.js";
 import { type ApprovalRequestHandler, ApprovalResponder } from "./approvals.js";
-import { defaultCliPath } from "./cli-path.js";
-import { RpcCommandError, RpcProcessError, RpcTimeoutError } from "./errors.js";
+import { RpcCommandError, RpcTimeoutError } from "./errors.js";
 import { EventFeed } from "./events.js";
-import type { CallOptions, RpcClientOptions } from "./options.js";
+import type { Link, LinkHandlers } from "./link.js";
+import { NetworkLink } from "./network/link.js";
+import {
+	type AnyClientOptions,
+	type CallOptions,
+	type ConnectionEnd,
+	type EndedWith,
+	isNetworkOptions,
+	type RpcClientOptions,
+	type StartedWith,
+} from "./options.js";
 import { PendingRequests, timeoutFor } from "./pending.js";
-import { AgentProcess, type ProcessExit, type ProcessSpec, within } from "./process.js";
-import { type IncomingRecord, parseRecord } from "./records.js";
+import type { ProcessExit } from "./process.js";
+import { ProcessLink } from "./process-link.js";
+import type { IncomingRecord } from "./records.js";
 import type { CommandInput, CommandResults } from "./results.js";
-import type { ReadyEvent, RpcEvent } from "./types.js";
+import type { AttachResult, ConnectionState, ReadyEvent, RpcEvent } from "./types.js";
 import { type UiRequestHandler, UiResponder } from "./ui.js";
 
-/** The protocol version this client speaks (`ready.protocolVersion`). */
-export const CLIENT_PROTOCOL_VERSION = 1;
-
-/** After a failed write, how long to wait for the exit that usually follows. */
-const WRITE_FAILURE_EXIT_WAIT_MS = 500;
+export { CLIENT_PROTOCOL_VERSION } from "./process-link.js";
 
 /** A command's fields without `id` and `type`. */
 export type Fields<K extends CommandType> = Omit<CommandOf<K>, "id" | "type">;
 
+type AnyLink = Link<ReadyEvent, ProcessExit> | Link<AttachResult, ConnectionEnd>;
+
 /**
- * The transport under RpcClient: the process, request correlation and timeouts, the event feeds
- * and the extension UI answers. RpcCommands adds one method per command, RpcClient the waits.
+ * The connection under RpcClient: the link (a spawned process, or a WebSocket to `atomic serve`),
+ * request correlation and timeouts, the event feeds and the extension UI answers. RpcCommands
+ * adds one method per command, RpcClient the waits. `Url` is the type of the options' `url`:
+ * `string` for a client of `atomic serve`, `undefined` (the default) for a client of a process;
+ * it decides what `start()` and `close()` resolve with.
  */
-export class RpcConnection {
+export class RpcConnection<Url extends string | undefined = undefined> {
 	protected readonly pending = new PendingRequests(
 		(command, timeoutMs) => new RpcTimeoutError(command, timeoutMs, this.stderrTail),
 	);
@@ -34,117 +44,125 @@ export class RpcConnection {
 	protected readonly feed = new EventFeed<RpcEvent>((error) => this.report(error));
 	/** Responses and events, in order, for internal waits. */
 	protected readonly records = new EventFeed<IncomingRecord>((error) => this.report(error));
+	/** The options as given (a network client's have a `url`). */
+	protected readonly settings: AnyClientOptions;
 	private readonly ui = new UiResponder(
-		(record) => this.writeUiAnswer(record),
+		(record) => this.link?.post(serializeRecord(record)),
 		(error) => this.report(error),
+		() => !this.isNetwork,
 	);
 	private readonly approvals = new ApprovalResponder(
 		(requestId, answer) => this.call("tool_approval_response", { requestId, ...answer }),
 		(error) => this.report(error),
 	);
-	private child: AgentProcess | undefined;
-	private processError: RpcProcessError | undefined;
-	private closing: Promise<ProcessExit> | undefined;
+	private readonly connectionListeners = new EventFeed<{ state: ConnectionState; reason?: Error }>((error) =>
+		this.report(error),
+	);
+	private link: AnyLink | undefined;
+	private network: NetworkLink | undefined;
+	private endError: Error | undefined;
 	private closeRequested = false;
 	private readyEvent: ReadyEvent | undefined;
-	private readyWaiter: { resolve(ready: ReadyEvent): void; reject(error: Error): void } | undefined;
-	private resolveExited: (exit: ProcessExit) => void = () => undefined;
-	/** Resolves once the process has ended (or failed to start). Never rejects. */
-	readonly exited: Promise<ProcessExit>;
+	private state: ConnectionState | undefined;
+	private resolveExited: (end: ProcessExit | ConnectionEnd) => void = () => undefined;
+	/** Resolves once the process has ended (or failed to start), or the network client has ended. Never rejects. */
+	readonly exited: Promise<EndedWith<Url>>;
 
-	constructor(protected readonly options: RpcClientOptions = {}) {
-		this.exited = new Promise((resolve) => {
+	/** A client of `atomic serve` (NetworkClientOptions: with a url), or of a process (RpcClientOptions). */
+	constructor(options: AnyClientOptions & { url?: Url });
+	/** A client of a process it spawns. */
+	constructor(options?: RpcClientOptions);
+	constructor(options?: AnyClientOptions) {
+		this.settings = options ?? {};
+		// What a link ends with matches the options that chose it (see EndedWith).
+		this.exited = new Promise<ProcessExit | ConnectionEnd>((resolve) => {
 			this.resolveExited = resolve;
-		});
+		}) as Promise<EndedWith<Url>>;
 	}
 
-	/** The child's pid once spawned. */
+	/** The child's pid once spawned (a process client only). */
 	get pid(): number | undefined {
-		return this.child?.pid;
+		return this.link?.pid;
 	}
 
-	/** The `ready` event, once received. */
+	/** The `ready` event, once received (a network client gets one from the server on each connection). */
 	get ready(): ReadyEvent | undefined {
-		return this.readyEvent;
+		return this.readyEvent ?? this.link?.ready;
 	}
 
-	/** The last characters the child wrote to stderr. */
+	/** The last characters the child wrote to stderr (empty for a network client). */
 	get stderrTail(): string {
-		return this.child?.stderrTail ?? "";
+		return this.link?.stderrTail ?? "";
 	}
 
-	/** Why the process is gone (exit, crash, failed spawn), once it is. */
-	protected get failure(): RpcProcessError | undefined {
-		return this.processError;
+	/** The session a network client is attached to (undefined before start(), after detach, and for a process). */
+	get sessionId(): string | undefined {
+		return this.network?.sessionId;
+	}
+
+	/** The `seq` of the last event a network client delivered (undefined for a process). */
+	get lastSeq(): number | undefined {
+		return this.network?.lastSeq;
+	}
+
+	/** The link's state: undefined before start(). */
+	get connectionState(): ConnectionState | undefined {
+		return this.state;
+	}
+
+	/** Why the client ended (exit, crash, failed spawn, refused token, close()), once it has. */
+	protected get failure(): Error | undefined {
+		return this.endError;
 	}
 
 	/** Whether the process announced this command type in `ready.capabilities`. */
 	supports(command: string): boolean {
-		return this.readyEvent?.capabilities.includes(command) ?? false;
+		return this.ready?.capabilities.includes(command) ?? false;
 	}
 
 	/**
-	 * Spawns the process and resolves with its `ready` event. Rejects with RpcProcessError when
-	 * it cannot start or exits first, RpcTimeoutError after `startTimeoutMs` (the child is killed).
+	 * A process client spawns the process and resolves with its `ready` event; it rejects with
+	 * RpcProcessError when it cannot start or exits first, RpcTimeoutError after `startTimeoutMs`
+	 * (the child is killed). A network client connects and attaches (to `sessionId`, else to a new
+	 * session) and resolves with the attachment; it rejects with RpcConnectionError when it cannot
+	 * connect or attach (the token refused: HTTP 401), RpcTimeoutError after `startTimeoutMs`.
 	 */
-	async start(): Promise<ReadyEvent> {
-		if (this.child || this.closeRequested)
+	async start(): Promise<StartedWith<Url>> {
+		if (this.link || this.closeRequested)
 			throw new Error("RpcClient.start() can be called only once, and not after close()");
-		const spec = this.spawnSpec();
-		const ready = new Promise<ReadyEvent>((resolve, reject) => {
-			this.readyWaiter = { resolve, reject };
-		});
-		let child: AgentProcess;
-		try {
-			child = new AgentProcess(
-				spec,
-				{
-					onRecord: (record) => this.onRecord(record),
-					onExit: (exit) => this.onExit(exit, spec),
-					onStderr: this.options.onStderr ? (text) => this.callSafely(this.options.onStderr, text) : undefined,
-					onError: (error) => this.report(error),
-				},
-				this.options.stderrTailChars ?? 8192,
-			);
-		} catch (error) {
-			// spawn() throws synchronously on invalid arguments (asynchronous failures come as an exit).
-			this.closeRequested = true;
-			this.onExit({ code: null, signal: null, error: error instanceof Error ? error : new Error(String(error)) }, spec);
-			throw this.processError;
+		const handlers = this.linkHandlers();
+		const settings = this.settings;
+		let started: Promise<ReadyEvent | AttachResult>;
+		if (isNetworkOptions(settings)) {
+			const link = new NetworkLink(settings, handlers);
+			this.link = link;
+			this.network = link;
+			started = link.start();
+		} else {
+			const link = new ProcessLink(settings, handlers);
+			this.link = link;
+			started = link.start();
 		}
-		this.child = child;
-		const timeoutMs = this.options.startTimeoutMs ?? 30_000;
-		const timer = setTimeout(() => {
-			this.readyWaiter?.reject(new RpcTimeoutError("ready", timeoutMs, this.stderrTail, "the ready event"));
-		}, timerDelay(timeoutMs));
-		try {
-			const event = await ready;
-			if (event.protocolVersion !== CLIENT_PROTOCOL_VERSION) {
-				throw new Error(
-					`The RPC process speaks protocol version ${event.protocolVersion}; this client speaks ${CLIENT_PROTOCOL_VERSION}`,
-				);
-			}
-			return event;
-		} catch (error) {
-			child.kill("SIGKILL");
-			throw error;
-		} finally {
-			clearTimeout(timer);
-			this.readyWaiter = undefined;
-		}
+		this.link.ended.then((end: ProcessExit | ConnectionEnd) => this.resolveExited(end));
+		// What a link starts with matches the options that chose it (see StartedWith).
+		return (await started) as StartedWith<Url>;
 	}
 
 	/**
-	 * Closes stdin (the process finishes what it is doing and exits), waits for the exit, then
-	 * sends SIGTERM and finally SIGKILL when it takes too long. Requests still pending reject with
-	 * RpcProcessError. Safe to call more than once; resolves with how the process ended.
+	 * A process client closes stdin (the process finishes what it is doing and exits), waits for
+	 * the exit, then sends SIGTERM and finally SIGKILL when it takes too long. A network client
+	 * closes its WebSocket (code 1000) and stops reconnecting. Requests still pending reject
+	 * (RpcProcessError; RpcConnectionError). Safe to call more than once.
 	 */
-	close(): Promise<ProcessExit> {
+	async close(): Promise<EndedWith<Url>> {
 		this.closeRequested = true;
-		const child = this.child;
-		if (!child) return Promise.resolve({ code: null, signal: null });
-		this.closing ??= child.close(this.options.closeTimeoutMs ?? 10_000, this.options.killGraceMs ?? 2_000);
-		return this.closing;
+		const link = this.link;
+		const end: ProcessExit | ConnectionEnd = link
+			? await link.close()
+			: isNetworkOptions(this.settings)
+				? { code: null, reason: "" }
+				: { code: null, signal: null };
+		return end as EndedWith<Url>;
 	}
 
 	/** Listens to every event (a typed union; unknown new types are delivered too). Returns the removal. */
@@ -153,8 +171,17 @@ export class RpcConnection {
 	}
 
 	/**
-	 * The events from now on as an async iterable. It ends when the process exits; leaving the
-	 * loop (`break`) unsubscribes.
+	 * Listens to the link's state: `connecting` (start), `open`, `reconnecting` (a network client
+	 * whose connection dropped; `reason` says why), `closed` (`reason`: why, unless close()).
+	 * Returns the removal.
+	 */
+	onConnectionChange(listener: (state: ConnectionState, reason?: Error) => void): () => void {
+		return this.connectionListeners.on((change) => listener(change.state, change.reason));
+	}
+
+	/**
+	 * The events from now on as an async iterable. It ends when the client ends (the process
+	 * exits; the network client is closed); leaving the loop (`break`) unsubscribes.
 	 */
 	events(): AsyncIterableIterator<RpcEvent> {
 		return this.feed.iterate();
@@ -194,61 +221,62 @@ export class RpcConnection {
 		return this.send({ ...fields, type }, options, id) as Promise<CommandResults[K]>;
 	}
 
-	/** Sends one command and resolves with its `data`; rejects with RpcCommandError on `success: false`. */
+	/** Whether this client speaks to `atomic serve`. */
+	protected get isNetwork(): boolean {
+		return isNetworkOptions(this.settings);
+	}
+
+	/**
+	 * Sends one command and resolves with its `data`; rejects with RpcCommandError on
+	 * `success: false`. A network client that is reconnecting sends it once attached again.
+	 */
 	protected async send(
 		command: { type: string } & Record<string, unknown>,
 		options: CallOptions = {},
 		id: string = this.pending.nextId(),
 	): Promise<unknown> {
-		const child = this.child;
-		if (!child) throw new Error(`RpcClient is not started: call start() before ${command.type}`);
-		if (this.processError) throw this.processError;
-		const line = serializeRecord({ ...command, id });
+		const link = this.link;
+		if (!link) throw new Error(`RpcClient is not started: call start() before ${command.type}`);
+		if (this.endError) throw this.endError;
+		const text = serializeRecord({ ...command, id });
 		const response = this.pending.add(
 			id,
 			command.type,
-			timeoutFor(command.type, this.options.timeouts ?? {}, options.timeoutMs),
+			timeoutFor(command.type, this.settings.timeouts ?? {}, options.timeoutMs),
 		);
-		child.write(line).catch(async (error: unknown) => {
-			// Usually the process is dying: its exit (code, signal, stderr) says more than EPIPE.
-			await within(child.exited, WRITE_FAILURE_EXIT_WAIT_MS);
-			this.pending.fail(id, this.writeFailure(command.type, error));
-		});
+		link.send({ id, type: command.type, text });
 		const answer = await response;
 		if (!answer.success) throw new RpcCommandError(answer.command, answer.error);
 		return answer.data;
 	}
 
-	private spawnSpec(): ProcessSpec {
-		const command = this.options.command ?? process.execPath;
-		const prefix = this.options.commandArgs ?? [this.options.cliPath ?? defaultCliPath()];
+	private linkHandlers(): LinkHandlers {
 		return {
-			command,
-			args: [...prefix, "--mode", "rpc", ...(this.options.args ?? [])],
-			cwd: this.options.cwd,
-			env: this.options.env ?? process.env,
+			onRecord: (record) => this.onRecord(record),
+			onRequestFailed: (id, error) => this.pending.fail(id, error),
+			isPending: (id) => this.pending.has(id),
+			onEnd: (error) => this.onEnd(error),
+			onStateChange: (state, reason) => {
+				this.state = state;
+				this.connectionListeners.emit(reason ? { state, reason } : { state });
+			},
+			onError: (error) => this.report(error),
 		};
 	}
 
-	private onRecord(text: RecordText): void {
-		const parsed = parseRecord(text);
-		if (!parsed.ok) {
-			this.report(parsed.error);
-			return;
-		}
-		const record = parsed.record;
+	private onRecord(record: IncomingRecord): void {
 		if (record.type === "response") {
-			// Unknown ids are late answers to requests that timed out: dropped. No id: a parse error.
-			if (!this.pending.settle(record) && record.id === undefined) {
-				this.report(new Error(`Uncorrelated response from the RPC process: ${text.ok ? text.text.slice(0, 200) : ""}`));
+			// Unknown ids are late answers to requests that timed out: dropped. No id: a parse error,
+			// or (atomic serve) a dialog answer that came after another client's.
+			const lateDialogAnswer = this.isNetwork && record.command === "extension_ui_response";
+			if (!this.pending.settle(record) && record.id === undefined && !lateDialogAnswer) {
+				const from = this.isNetwork ? "the server" : "the RPC process";
+				this.report(new Error(`Uncorrelated response from ${from}: ${JSON.stringify(record).slice(0, 200)}`));
 			}
 			this.records.emit(record);
 			return;
 		}
-		if (record.type === "ready") {
-			this.readyEvent = record;
-			this.readyWaiter?.resolve(record);
-		}
+		if (record.type === "ready") this.readyEvent = record;
 		this.records.emit(record);
 		this.feed.emit(record);
 		if (record.type === "extension_ui_request") this.ui.handle(record);
@@ -256,64 +284,17 @@ export class RpcConnection {
 		else if (record.type === "tool_approval_resolved") this.approvals.resolved(record.id);
 	}
 
-	private onExit(exit: ProcessExit, spec: ProcessSpec): void {
-		const tail = this.stderrTail;
-		const error = exit.error
-			? new RpcProcessError(
-					`Could not start the RPC process (${spec.command}): ${exit.error.message}`,
-					null,
-					null,
-					tail,
-					{
-						cause: exit.error,
-					},
-				)
-			: new RpcProcessError(
-					`The RPC process exited (code ${exit.code}, signal ${exit.signal})${this.closeRequested ? " after close()" : ""}`,
-					exit.code,
-					exit.signal,
-					tail,
-				);
-		this.processError = error;
-		this.readyWaiter?.reject(error);
+	private onEnd(error: Error): void {
+		this.endError = error;
 		this.pending.failAll(error);
 		this.records.end();
 		this.feed.end();
-		this.resolveExited(exit);
-	}
-
-	private writeFailure(command: string, error: unknown): Error {
-		if (this.processError) return this.processError;
-		const exit = this.child?.exitStatus;
-		const reason = error instanceof Error ? error.message : String(error);
-		return new RpcProcessError(
-			`Could not send ${command} to the RPC process: ${reason}`,
-			exit?.code ?? null,
-			exit?.signal ?? null,
-			this.stderrTail,
-			{ cause: error },
-		);
-	}
-
-	private writeUiAnswer(record: Record<string, unknown>): void {
-		// A dialog of a process that is gone needs no answer.
-		if (!this.child || this.processError) return;
-		this.child.write(serializeRecord(record)).catch((error: unknown) => {
-			if (!this.processError) this.report(this.writeFailure("extension_ui_response", error));
-		});
-	}
-
-	private callSafely<T>(callback: ((value: T) => void) | undefined, value: T): void {
-		try {
-			callback?.(value);
-		} catch (error) {
-			this.report(error);
-		}
+		this.connectionListeners.end();
 	}
 
 	protected report(error: unknown): void {
 		const normalized = error instanceof Error ? error : new Error(String(error));
-		if (this.options.onError) this.options.onError(normalized);
+		if (this.settings.onError) this.settings.onError(normalized);
 		else process.emitWarning(normalized);
 	}
 }

@@ -46,3 +46,40 @@ export class RpcTimeoutError extends Error {
 		super(`Timed out after ${timeoutMs} ms waiting for ${awaited}`);
 	}
 }
+
+/**
+ * The connection to `atomic serve` could not be made, was refused (a bad or revoked token: HTTP
+ * 401, or 403), or ended (`close()`, or reconnecting turned off). Every request pending at that
+ * moment, and every later one, rejects with it.
+ */
+export class RpcConnectionError extends Error {
+	override readonly name: string = "RpcConnectionError";
+
+	constructor(
+		message: string,
+		/** The HTTP status when the server refused the connection. */
+		readonly status?: number,
+		options?: { cause?: unknown },
+	) {
+		super(message, options);
+	}
+}
+
+/**
+ * The connection dropped after this command was sent and before its response came: the command
+ * may or may not have run. It is not sent again (a prompt must never run twice); the client
+ * reconnects by itself. Read-only `get_*` commands are sent again instead of failing.
+ */
+export class RpcConnectionLostError extends RpcConnectionError {
+	override readonly name: string = "RpcConnectionLostError";
+
+	constructor(
+		/** The command type. */
+		readonly command: string,
+		reason: string,
+	) {
+		super(
+			`The connection was lost (${reason}) after ${command} was sent and before its response came: its outcome is unknown`,
+		);
+	}
+}

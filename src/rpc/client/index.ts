@@ -1,8 +1,22 @@
 export type { ApprovalRequestHandler } from "./approvals.js";
 export { type BashOptions, type PromptOptions, RpcClient, type WaitOptions } from "./client.js";
 export { CLIENT_PROTOCOL_VERSION } from "./connection.js";
-export { RpcCommandError, RpcProcessError, RpcTimeoutError } from "./errors.js";
-export type { CallOptions, RpcClientOptions } from "./options.js";
+export {
+	RpcCommandError,
+	RpcConnectionError,
+	RpcConnectionLostError,
+	RpcProcessError,
+	RpcTimeoutError,
+} from "./errors.js";
+export type {
+	AnyClientOptions,
+	CallOptions,
+	ConnectionEnd,
+	EndedWith,
+	NetworkClientOptions,
+	RpcClientOptions,
+	StartedWith,
+} from "./options.js";
 export { DEFAULT_TIMEOUT_MS, type Timeout, type TimeoutPolicy, UNTIMED_COMMANDS } from "./pending.js";
 export type { ProcessExit } from "./process.js";
 export type {
@@ -15,14 +29,18 @@ export type {
 } from "./results.js";
 export type {
 	AssistantMessageDelta,
+	AttachResult,
 	BashExecutionUpdateEvent,
 	ConfirmRequest,
+	ConnectionState,
 	EditorRequest,
+	ExtensionUiResolvedEvent,
 	InputRequest,
 	MessageUpdateEvent,
 	NotifyRequest,
 	QueueUpdateEvent,
 	ReadyEvent,
+	ResyncEvent,
 	RpcEvent,
 	RpcEventOf,
 	RpcEventType,

@@ -71,6 +71,11 @@ export class PendingRequests {
 		return this.waiting.size;
 	}
 
+	/** Whether the request with this id still waits for its response. */
+	has(id: string): boolean {
+		return this.waiting.has(id);
+	}
+
 	/** Waits for the response carrying `id`. */
 	add(id: string, command: string, timeout: Timeout): Promise<RpcResponse> {
 		return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@ import type { McpServerInfo } from "../../mcp/types.js";
 import type { CommandInfo } from "../../resources/commands.js";
 import type { SessionStats } from "../../runtime/current/stats.js";
 import type { NavigateResult } from "../../runtime/current/tree-navigation.js";
-import type { PromptDisposition, SessionState } from "../../runtime/facade/api-types.js";
+import type { PromptDisposition, SessionState, SessionSummary } from "../../runtime/facade/api-types.js";
 import type { BashResult } from "../../runtime/runs/bash-requests.js";
 import type { SessionEntry, TreeNode } from "../../session/types.js";
 import type { CommandOf, CommandType } from "../protocol/commands.js";
@@ -67,6 +67,9 @@ export type CommandResults = EveryCommand<{
 	set_approval_mode: undefined;
 	set_sandbox_mode: undefined;
 	get_mcp_servers: { servers: McpServerInfo[] };
+	list_sessions: { sessions: SessionSummary[] };
+	attach: { sessionId: string; seq: number; state: SessionState };
+	detach: undefined;
 }>;
 
 /** A command as the client sends it: the id is the client's to assign. */

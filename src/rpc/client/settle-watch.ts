@@ -78,5 +78,7 @@ export class SettleWatch {
 		this.events.push(record);
 		if (record.type === "agent_end") this.messages.push(...record.messages);
 		if (record.type === "agent_settled") this.finish();
+		// Events were missed (atomic serve): an idle agent means the lifecycle settled in the gap.
+		else if (record.type === "resync" && !record.state.isStreaming) this.finish();
 	}
 }

@@ -1,4 +1,6 @@
 // The records the client reads from an Atomic RPC process, typed. Only types: nothing here runs.
+
+import type { AgentMessage } from "../../agent/messages.js";
 import type { QueuedItem } from "../../agent/types.js";
 import type { AssistantMessageEvent, Usage } from "../../llm/types.js";
 import type {
@@ -6,6 +8,7 @@ import type {
 	ToolApprovalReply,
 	ToolApprovalRequest,
 } from "../../runtime/approvals/tool-approvals.js";
+import type { SessionState } from "../../runtime/facade/api-types.js";
 import type { AgentSessionEvent } from "../../runtime/facade/events.js";
 
 export type { ToolApprovalAnswer, ToolApprovalReply };
@@ -144,8 +147,10 @@ export type UiAnswer = { value: string } | { confirmed: boolean } | { cancelled:
 /** A tool call waiting for a decision (answer it with onApprovalRequest or respondToApproval). */
 export type ToolApprovalRequestEvent = { type: "tool_approval_request" } & ToolApprovalRequest;
 
-/** Once per request, when it was decided by anyone. */
-export type ToolApprovalResolvedEvent = Extract<AgentSessionEvent, { type: "tool_approval_resolved" }>;
+/** Once per request, when it was decided by anyone (`client`, from atomic serve: the token that answered). */
+export type ToolApprovalResolvedEvent = Extract<AgentSessionEvent, { type: "tool_approval_resolved" }> & {
+	client?: string;
+};
 
 // ------------------------------------------------------------------ events
 
@@ -155,11 +160,60 @@ export type SessionWireEvent =
 	| MessageUpdateEvent
 	| QueueUpdateEvent;
 
+// ------------------------------------------------------------------ atomic serve
+
 /**
- * Every non-response record: session events, `ready`, bash output and extension UI requests.
- * Event types a newer server adds are delivered too (with their own shape); switch on `type`.
+ * From `atomic serve` only: the client missed events that the server no longer holds (after a
+ * reconnect, or a restart of the server). `state` and `messages` are the session as it is at `seq`;
+ * the events that follow continue from `seq + 1`.
  */
-export type RpcEvent = SessionWireEvent | ReadyEvent | BashExecutionUpdateEvent | UiRequest;
+export interface ResyncEvent {
+	type: "resync";
+	sessionId: string;
+	seq: number;
+	state: SessionState;
+	messages: AgentMessage[];
+}
+
+/** From `atomic serve` only: a dialog was answered (`by`: the token that answered) or closed; stop asking. */
+export interface ExtensionUiResolvedEvent {
+	type: "extension_ui_resolved";
+	id: string;
+	by?: string;
+}
+
+/** What `attach` answers (and what `start()` of a network client resolves with). */
+export interface AttachResult {
+	sessionId: string;
+	/** The number of the session's last event (0 before the first). */
+	seq: number;
+	/** `get_state`'s data. */
+	state: SessionState;
+}
+
+/** The link of a client: to its process, or to `atomic serve`. */
+export type ConnectionState = "connecting" | "open" | "reconnecting" | "closed";
+
+/** The number `atomic serve` gives each event of a session (from 1, no gaps); absent over stdio. */
+export interface Numbered {
+	seq?: number;
+}
+
+/**
+ * Every non-response record: session events, `ready`, bash output, extension UI requests and
+ * (from `atomic serve`) `resync`. Events from `atomic serve` carry their `seq`. Event types a
+ * newer server adds are delivered too (with their own shape); switch on `type`.
+ */
+export type RpcEvent = (
+	| Exclude<SessionWireEvent, { type: "tool_approval_resolved" }>
+	| ToolApprovalResolvedEvent
+	| ReadyEvent
+	| BashExecutionUpdateEvent
+	| UiRequest
+	| ExtensionUiResolvedEvent
+	| ResyncEvent
+) &
+	Numbered;
 
 export type RpcEventType = RpcEvent["type"];
 export type RpcEventOf<T extends RpcEventType> = Extract<RpcEvent, { type: T }>;

@@ -29,7 +29,8 @@ export function uiResponse(id: string, answer: UiAnswer | undefined): Record<str
 /**
  * Routes extension UI requests to the one registered handler and writes dialog answers. Without
  * a handler, or when the handler throws, a dialog is answered cancelled so the agent never waits
- * for its timeout.
+ * for its timeout. A client of `atomic serve` without a handler leaves dialogs to the session's
+ * other clients (the first answer wins).
  */
 export class UiResponder {
 	private handler: UiRequestHandler | undefined;
@@ -38,6 +39,8 @@ export class UiResponder {
 		/** Writes an answer record; must not throw (a dead process simply gets no answer). */
 		private readonly write: (record: Record<string, unknown>) => void,
 		private readonly onHandlerError: (error: unknown) => void,
+		/** Whether a dialog is answered (cancelled) when no handler is set. */
+		private readonly answersUnhandled: () => boolean = () => true,
 	) {}
 
 	/** Sets the handler (replacing the previous one); returns its removal. */
@@ -55,7 +58,7 @@ export class UiResponder {
 			return;
 		}
 		if (!handler) {
-			this.write(uiResponse(request.id, undefined));
+			if (this.answersUnhandled()) this.write(uiResponse(request.id, undefined));
 			return;
 		}
 		void this.run(handler, request).then((answer) => this.write(uiResponse(request.id, answer)));

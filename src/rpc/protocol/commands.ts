@@ -157,6 +157,23 @@ export const COMMANDS = {
 		"Where the model's bash commands run from now on (this process only); refused when looser than the project's settings allow.",
 	),
 	get_mcp_servers: command("get_mcp_servers", {}, "The configured MCP servers with their status and tools."),
+	list_sessions: command(
+		"list_sessions",
+		{ cwd: Type.Optional(Type.String({ description: "Whose stored sessions (default: the session's folder)" })) },
+		"The sessions: the live ones (atomic serve holds several) and the stored ones of a folder.",
+	),
+	attach: command(
+		"attach",
+		{
+			sessionId: Type.Union([Type.String(), Type.Null()], { description: "A session's id, or null for a new one" }),
+			cwd: Type.Optional(Type.String({ description: "The new session's folder, or where to look for the stored one" })),
+			afterSeq: Type.Optional(
+				Type.Integer({ minimum: 0, description: "Send the events after this seq first (or a resync)" }),
+			),
+		},
+		"atomic serve: receive a session's events and send it commands (a connection has one session at a time).",
+	),
+	detach: command("detach", {}, "atomic serve: stop receiving the session's events."),
 } satisfies Record<string, TObject>;
 
 export type CommandType = keyof typeof COMMANDS;
@@ -175,6 +192,9 @@ export const ExtensionUiResponseSchema = Type.Object(
 	{ $id: "extension_ui_response" },
 );
 export type ExtensionUiResponse = Static<typeof ExtensionUiResponseSchema>;
+
+/** Commands only `atomic serve` carries out (over stdio they are refused, and not announced in `ready`). */
+export const SERVER_ONLY_COMMANDS: ReadonlySet<string> = new Set<CommandType>(["attach", "detach"]);
 
 export function isCommandType(type: string): type is CommandType {
 	return Object.hasOwn(COMMANDS, type);

@@ -14,8 +14,13 @@ import { AnyObject, Count } from "./types.js";
  */
 export const SCHEMA_PROTOCOL_VERSION = 1;
 
+/** `atomic serve` numbers every event of a session (docs/server.md); over stdio there is none. */
+const Seq = Type.Optional(
+	Type.Integer({ minimum: 1, description: "atomic serve: the event's number in its session (from 1, no gaps)" }),
+);
+
 function event<T extends string, P extends TProperties>(type: T, properties: P, description: string) {
-	return Type.Object({ type: Type.Literal(type), ...properties }, { description });
+	return Type.Object({ type: Type.Literal(type), ...properties, seq: Seq }, { description });
 }
 
 const Messages = Type.Array(Type.Ref("AgentMessage"));
@@ -205,8 +210,27 @@ export const EVENTS: Record<string, TObject> = {
 			rule: Type.Optional(
 				Type.String({ description: "The rule that decided, or the one allow_always or deny_always added" }),
 			),
+			client: Type.Optional(Type.String({ description: "atomic serve: the name of the token that answered" })),
 		},
 		"A tool approval request was decided (once per request)",
+	),
+	extension_ui_resolved: event(
+		"extension_ui_resolved",
+		{
+			id: Type.String({ description: "The extension_ui_request's id" }),
+			by: Type.Optional(Type.String({ description: "The name of the token that answered" })),
+		},
+		"atomic serve: a dialog was answered by one of the session's clients (the others close it)",
+	),
+	resync: event(
+		"resync",
+		{
+			sessionId: Type.String(),
+			seq: Type.Integer({ minimum: 0, description: "The seq of the session's last event; new events follow it" }),
+			state: Type.Ref("SessionState"),
+			messages: Messages,
+		},
+		"atomic serve: events after attach's afterSeq are no longer held; this is the session as it is now",
 	),
 	model_fallback: event(
 		"model_fallback",
@@ -231,6 +255,7 @@ function uiRequest<M extends string, P extends TProperties>(method: M, propertie
 			id: Type.String({ description: "Dialogs: answer with an extension_ui_response carrying this id" }),
 			method: Type.Literal(method),
 			...properties,
+			seq: Seq,
 		},
 		{ description },
 	);

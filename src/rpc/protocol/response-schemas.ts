@@ -141,6 +141,19 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 		Type.Object({ servers: Type.Array(Type.Ref("McpServerInfo")) }),
 		"Every configured MCP server, skipped project servers included",
 	],
+	list_sessions: [
+		Type.Object({ sessions: Type.Array(Type.Ref("SessionSummary")) }),
+		"The live sessions first, then the stored ones of the folder, most recently active first",
+	],
+	attach: [
+		Type.Object({
+			sessionId: Type.String(),
+			seq: Type.Integer({ minimum: 0, description: "The seq of the session's last event (0: none yet)" }),
+			state: Type.Ref("SessionState"),
+		}),
+		"Attached: the session's events follow (after afterSeq: the missed ones first, or a resync)",
+	],
+	detach: [undefined, "The session's events no longer come to this connection"],
 };
 
 /** The success response of each command, keyed by command type. */

@@ -222,6 +222,22 @@ const AuthStatus = Type.Object({
 
 const QueuedItem = Type.Object({ id: Type.String(), text: Type.String() });
 
+const SessionSummary = Type.Object(
+	{
+		id: Type.String(),
+		name: Type.Union([Type.String(), Type.Null()]),
+		cwd: Type.String(),
+		file: Type.Union([Type.String(), Type.Null()], { description: "null: not stored (--no-session)" }),
+		live: Type.Boolean({ description: "Held by the process now (its events can be followed)" }),
+		streaming: Type.Boolean(),
+		attached: Count,
+		modified: Type.Optional(Type.String({ description: "The last message's time (ISO-8601), for stored sessions" })),
+		messageCount: Type.Optional(Count),
+		firstMessage: Type.Optional(Type.String({ description: "The first user message's text (its start)" })),
+	},
+	{ description: "One session in list_sessions (attached: how many clients follow it)" },
+);
+
 /** The shared session types, by their `$defs` name. */
 export const SESSION_TYPES: Record<string, TSchema> = {
 	...ENTRIES,
@@ -238,4 +254,5 @@ export const SESSION_TYPES: Record<string, TSchema> = {
 	CommandInfo,
 	AuthStatus,
 	QueuedItem,
+	SessionSummary,
 };

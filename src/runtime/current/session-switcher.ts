@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { messageText } from "../../agent/messages.js";
 import { checkImportable, copyIntoSessionDir } from "../../session/import.js";
+import { listSessions, type SessionInfo } from "../../session/listing.js";
 import type { Session } from "../../session/session.js";
 import { isKnownEntry } from "../../session/types.js";
 import type { ExtensionBridge } from "../extensions/bridge.js";
@@ -83,6 +84,12 @@ export class SessionSwitcher {
 		if (!(await this.host.extensions.allowSwitch("import", source))) return { cancelled: true };
 		await this.replace("import", () => this.host.factory.open(copyIntoSessionDir(source, directory), { cwdOverride }));
 		return { cancelled: false };
+	}
+
+	/** The sessions stored for `cwd` (default: the current folder), most recently active first. */
+	storedSessions(cwd = this.host.current.cwd): SessionInfo[] {
+		const directory = this.host.factory.directory(resolve(this.host.current.cwd, cwd));
+		return directory === undefined ? [] : listSessions(directory, resolve(this.host.current.cwd, cwd));
 	}
 
 	private open(target: string): Session {

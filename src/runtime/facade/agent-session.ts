@@ -10,6 +10,7 @@ import type { McpServerInfo } from "../../mcp/types.js";
 import type { ApprovalMode } from "../../permissions/index.js";
 import type { CommandInfo } from "../../resources/commands.js";
 import type { SandboxMode, SandboxState } from "../../sandbox/index.js";
+import type { SessionInfo } from "../../session/listing.js";
 import type { Session } from "../../session/session.js";
 import type { TreeNode } from "../../session/types.js";
 import type { CompactionControl } from "../compaction/compaction-control.js";
@@ -29,6 +30,7 @@ import type { CycleResult } from "../models/model-selection.js";
 import type { McpTools } from "../resources/mcp-tools.js";
 import type { BashResult } from "../runs/bash-requests.js";
 import type { DirectBash, DirectBashOptions } from "../runs/direct-bash.js";
+import { interruptedCalls } from "../runs/interrupted-calls.js";
 import type { AgentSessionOptions, PromptOptions, SessionState } from "./api-types.js";
 import { composeSession, type SessionParts } from "./compose.js";
 import type { AgentSessionListener } from "./events.js";
@@ -181,6 +183,21 @@ export class AgentSession {
 	 */
 	prompt(text: string, options: PromptOptions = {}): Promise<void> {
 		return this.changes(this.parts.input.prompt(text, options));
+	}
+
+	/**
+	 * Carries out the tool calls of the last reply that its run left without results (the process
+	 * stopped while they waited for an approval or ran), asking for approval as any call, then
+	 * goes on as after any tool calls. Resolves false at once when there are none or a run is
+	 * active; else true when that run has settled.
+	 */
+	async resumeInterruptedCalls(): Promise<boolean> {
+		if (this.parts.runs.isStreaming) return false;
+		const interrupted = interruptedCalls(this.parts.agent.messages);
+		if (!interrupted) return false;
+		interrupted.take();
+		await this.changes(this.parts.runs.run({ resume: interrupted.found }));
+		return true;
 	}
 
 	/** Queues a steering message (delivered after the current turn's tools, before the next call). */
@@ -393,6 +410,11 @@ export class AgentSession {
 		return estimateContextTokens(messages) ?? messages.reduce((sum, message) => sum + estimateTokens(message), 0);
 	}
 
+	/** The sessions stored for `cwd` (default: the current folder), most recently active first. */
+	storedSessions(cwd?: string): SessionInfo[] {
+		return this.parts.switcher.storedSessions(cwd);
+	}
+
 	newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
 		return this.changes(this.parts.switcher.newSession(options));
 	}
@@ -448,6 +470,19 @@ export class AgentSession {
 	}
 
 	/** Stops everything and closes the session file. Pending bash commands are cancelled first. */
+	/**
+	 * Ends the session for a restart of the process, keeping an unfinished run resumable: the file
+	 * is closed first, so what the run's end would add (results for tool calls still waiting for
+	 * an approval) is not written, and the next process can carry those calls out
+	 * (resumeInterruptedCalls). Everything written before is on disk.
+	 */
+	async suspend(): Promise<void> {
+		if (this.disposed) return;
+		this.parts.conversation.flushPendingBash();
+		this.parts.current.slot.retire();
+		await this.dispose();
+	}
+
 	async dispose(): Promise<void> {
 		if (this.disposed) return;
 		this.disposed = true;

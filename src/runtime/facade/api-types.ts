@@ -93,6 +93,24 @@ export interface AgentSessionOptions {
 	sandbox?: Sandbox;
 }
 
+/** One session as `list_sessions` reports it. */
+export interface SessionSummary {
+	id: string;
+	name: string | null;
+	cwd: string;
+	/** null: not stored (--no-session). */
+	file: string | null;
+	/** Held by the process now. */
+	live: boolean;
+	streaming: boolean;
+	/** How many clients follow it (atomic serve; over stdio the one client of a live session). */
+	attached: number;
+	/** Stored sessions: the last message's time (ISO-8601), how many messages, and the first one's text. */
+	modified?: string;
+	messageCount?: number;
+	firstMessage?: string;
+}
+
 export interface SessionState {
 	model: Omit<Model, "headers"> | null;
 	thinkingLevel: ThinkingLevel;

@@ -5,6 +5,7 @@ import type { ExtensionBridge } from "../extensions/bridge.js";
 import type { ModelFallback } from "../models/model-fallback.js";
 import type { AbortTree, Operation } from "./abort-tree.js";
 import type { Activity } from "./activity.js";
+import type { InterruptedCalls } from "./interrupted-calls.js";
 import { type PromptOwner, type RunStart, startRun } from "./run-start.js";
 
 export const RUN_IN_PROGRESS = "A prompt is already running.";
@@ -56,7 +57,7 @@ export class PromptRuns {
 	 * `onAccepted` is called before any event of the run.
 	 */
 	async run(
-		messages: AgentMessage[] | "continue",
+		messages: AgentMessage[] | "continue" | { resume: InterruptedCalls },
 		operation: Operation = this.parts.tree.start(),
 		onAccepted?: () => void,
 	): Promise<void> {
@@ -74,12 +75,14 @@ export class PromptRuns {
 			onAccepted?.();
 			const signal = operation.signal;
 			autoCompaction.startPrompt();
-			if (messages !== "continue") await autoCompaction.beforePrompt(signal);
-			// Without before_agent_start handlers this answers at once: the run starts as before.
-			const starting =
-				messages === "continue" ? undefined : startRun(this.parts.extensions, this.parts.prompt, messages);
-			start = starting instanceof Promise ? await starting : starting;
-			await (start ? agent.prompt(start.messages, signal) : agent.continue(signal));
+			if (Array.isArray(messages)) {
+				await autoCompaction.beforePrompt(signal);
+				// Without before_agent_start handlers this answers at once: the run starts as before.
+				const starting = startRun(this.parts.extensions, this.parts.prompt, messages);
+				start = starting instanceof Promise ? await starting : starting;
+				await agent.prompt(start.messages, signal);
+			} else if (messages === "continue") await agent.continue(signal);
+			else await agent.resume(messages.resume.assistant, messages.resume.calls, signal);
 			while (!signal.aborted && (await this.goesOn(signal))) await agent.continue(signal);
 		} finally {
 			start?.restore();
