@@ -50,6 +50,10 @@ export interface ServeOptions {
 }
 
 const DEFAULT_IDLE_UNLOAD_MS = 15 * 60_000;
+/** How often the tokens file is looked at for revoked tokens (a stat; read only when it changed). */
+const REVOCATION_CHECK_MS = 2000;
+/** Close code for a connection whose token was revoked. */
+export const CLOSE_REVOKED = 4003;
 
 /** Commands the server answers itself; the rest go to the attached session. */
 const SERVER_COMMANDS = new Set(["list_sessions", "attach", "detach"]);
@@ -76,6 +80,8 @@ export class AtomicServer {
 	private readonly state: ServerState;
 	private readonly idleUnloadMs: number;
 	private idleTimer: NodeJS.Timeout | undefined;
+	private revocationTimer: NodeJS.Timeout | undefined;
+	private readonly clients = new Set<Client>();
 
 	constructor(private readonly options: ServeOptions) {
 		this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
@@ -98,6 +104,8 @@ export class AtomicServer {
 		this.resumeWaiting();
 		this.idleTimer = setInterval(() => this.unloadIdle(), Math.min(this.idleUnloadMs / 4, 30_000));
 		this.idleTimer.unref();
+		this.revocationTimer = setInterval(() => this.closeRevoked(), REVOCATION_CHECK_MS);
+		this.revocationTimer.unref();
 		return new Promise((resolve, reject) => {
 			this.http.once("error", reject);
 			this.http.listen(this.options.port, this.options.host, () => {
@@ -137,6 +145,7 @@ export class AtomicServer {
 	 */
 	async close(): Promise<void> {
 		clearInterval(this.idleTimer);
+		clearInterval(this.revocationTimer);
 		for (const socket of this.sockets.clients) socket.close(1001, "server shutting down");
 		const sessions = [...this.sessions.keys()];
 		this.sessions.clear();
@@ -178,8 +187,12 @@ export class AtomicServer {
 				capabilities: Object.keys(COMMANDS),
 			}),
 		);
+		this.clients.add(client);
 		socket.on("message", (data: RawData, isBinary: boolean) => this.received(client, data, isBinary));
-		socket.on("close", () => client.live?.detach(client));
+		socket.on("close", () => {
+			this.clients.delete(client);
+			client.live?.detach(client);
+		});
 		socket.on("error", () => socket.terminate());
 	}
 
@@ -301,6 +314,25 @@ export class AtomicServer {
 			});
 		}
 		if (kept.length > 0) this.state.update(kept);
+	}
+
+	/** Closes (4003) the connections whose token was revoked or changed since they connected. */
+	private closeRevoked(): void {
+		if (this.clients.size === 0 || !this.auth.tokens.changedSinceLastLook()) return;
+		let current: Set<string>;
+		try {
+			current = new Set(this.auth.tokens.list().map((token) => token.hash));
+		} catch (error) {
+			// Fails closed: a tokens file that cannot be read keeps no connection.
+			this.log(`Closing every connection: ${error instanceof Error ? error.message : String(error)}`);
+			current = new Set();
+		}
+		for (const client of this.clients) {
+			if (current.has(client.token.hash)) continue;
+			client.socket.close(CLOSE_REVOKED, "token revoked");
+			client.live?.detach(client);
+			this.clients.delete(client);
+		}
 	}
 
 	/** Unloads the sessions nobody has attached to for the idle time (and that run nothing). */

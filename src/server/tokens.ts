@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ensureDirectorySync } from "../platform/ensure-directory.js";
 import { MAX_CONFIG_FILE_BYTES, readOptionalTextFileSync } from "../platform/regular-file.js";
@@ -62,6 +62,8 @@ function isStoredToken(value: unknown): value is StoredToken {
  */
 export class TokenStore {
 	readonly path: string;
+	/** The file's identity at the last changedSinceLastLook(). */
+	private lastStamp: string | undefined;
 
 	constructor(agentDir: string) {
 		this.path = join(agentDir, "tokens.json");
@@ -84,6 +86,18 @@ export class TokenStore {
 			throw new Error(`${this.path} is not a token file ({"tokens": [{name, role, hash, createdAt}]})`);
 		}
 		return tokens;
+	}
+
+	/**
+	 * Whether the file changed (or appeared, or went) since the last call: a stat, so that a
+	 * server can look often for revoked tokens without reading the file each time.
+	 */
+	changedSinceLastLook(): boolean {
+		const stats = statSync(this.path, { throwIfNoEntry: false });
+		const stamp = stats ? `${stats.ino}:${stats.size}:${stats.mtimeMs}` : "none";
+		const changed = stamp !== this.lastStamp;
+		this.lastStamp = stamp;
+		return changed;
 	}
 
 	/** Makes a token; returns the secret, which is not stored. Throws for a bad or taken name. */

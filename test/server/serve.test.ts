@@ -163,6 +163,19 @@ describe("atomic serve", () => {
 		await a.waitFor((record) => record.type === "agent_settled");
 	});
 
+	it("closes the open connections of a revoked token (4003), and refuses it from then on", async () => {
+		const { url, controller, observer, dirs } = await startServer();
+		const laptop = await Client.connect(url, controller);
+		const phone = await Client.connect(url, observer);
+		await laptop.request({ type: "attach", sessionId: null });
+		new TokenStore(dirs.agentDir).revoke("laptop");
+		await laptop.waitFor(() => laptop.closed !== undefined).catch(() => undefined);
+		expect(laptop.closed).toMatchObject({ code: 4003, reason: "token revoked" });
+		await expect(Client.connect(url, controller)).rejects.toThrow("HTTP 401");
+		// The other token's connection stays.
+		expect((await phone.request({ type: "list_sessions" })).success).toBe(true);
+	});
+
 	it("closes a connection whose frame is over the size limit (1009), and keeps serving", async () => {
 		const { url, controller } = await startServer({ maxFrameBytes: 1024 });
 		const big = await Client.connect(url, controller);
