@@ -123,6 +123,16 @@ async function runTurns(
 		await emit({ type: "message_end", message });
 	};
 
+	/** Carries out a reply's tool calls and ends its turn. */
+	const callTools = async (assistant: AssistantMessage, calls: ToolCall[], tools: AgentTool[]) => {
+		const toolResults =
+			calls.length === 0
+				? []
+				: await executeToolCalls({ config: run.config, tools, assistant, calls, signal: run.signal, emit, append });
+		await emit({ type: "turn_end", message: assistant, toolResults });
+		if (calls.length > 0 && !run.signal.aborted) await run.config.afterToolBatch?.(run.messages, run.signal);
+	};
+
 	await emit({ type: "agent_start" });
 	await emit({ type: "turn_start" });
 	for (const prompt of prompts) await deliver(prompt);
@@ -131,18 +141,8 @@ async function runTurns(
 		const { assistant, calls } = options.resume;
 		// The reply is already in the conversation: only its calls without a result are carried out.
 		for (const call of calls) io.unanswered.set(call.id, { call, started: false });
-		const toolResults = await executeToolCalls({
-			config: run.config,
-			tools: turnSetup(run.config).tools,
-			assistant,
-			calls,
-			signal: run.signal,
-			emit,
-			append,
-		});
-		await emit({ type: "turn_end", message: assistant, toolResults });
+		await callTools(assistant, calls, turnSetup(run.config).tools);
 		firstTurn = false;
-		if (!run.signal.aborted) await run.config.afterToolBatch?.(run.messages, run.signal);
 	}
 	let pending = options.skipInitialSteering || run.signal.aborted ? [] : pollSteering(run);
 
@@ -165,21 +165,8 @@ async function runTurns(
 				return;
 			}
 			const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
-			let toolResults: ToolResultMessage[] = [];
-			if (calls.length > 0) {
-				toolResults = await executeToolCalls({
-					config: run.config,
-					tools: turn.tools,
-					assistant,
-					calls,
-					signal: run.signal,
-					emit,
-					append,
-				});
-			}
-			await emit({ type: "turn_end", message: assistant, toolResults });
+			await callTools(assistant, calls, turn.tools);
 			moreToolCalls = calls.length > 0;
-			if (moreToolCalls && !run.signal.aborted) await run.config.afterToolBatch?.(run.messages, run.signal);
 			// After an abort the next call ends at once with an aborted reply; queued messages wait.
 			pending = run.signal.aborted ? [] : pollSteering(run);
 		}
