@@ -8,11 +8,11 @@ import { performance } from "node:perf_hooks";
 import { createJsonlReader } from "./jsonl-reader.mjs";
 import { descendants, statusKb, treeRssKb } from "./proc-stats.mjs";
 
-const settings = { retry: { enabled: true, maxRetries: 3, baseDelayMs: 100, provider: { maxRetries: 0 } } };
+export const settings = { retry: { enabled: true, maxRetries: 3, baseDelayMs: 100, provider: { maxRetries: 0 } } };
 const droppedPrefixes = ["PI_", "ATOMIC_", "ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "MOCK_", "CONFORMANCE_"];
 const proxyNames = new Set(["http_proxy", "https_proxy", "all_proxy", "no_proxy"]);
 
-function modelsJson(baseUrl, contextWindow) {
+export function modelsJson(baseUrl, contextWindow) {
 	const models = [
 		{
 			id: "mock-model",
@@ -32,7 +32,7 @@ function modelsJson(baseUrl, contextWindow) {
 }
 
 /** The caller's environment minus anything that could point the agent elsewhere, as the conformance harness does. */
-function isolatedEnv(root, spec, baseUrl) {
+export function isolatedEnv(root, spec, baseUrl) {
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (droppedPrefixes.some((prefix) => key.startsWith(prefix))) continue;

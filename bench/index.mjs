@@ -26,6 +26,7 @@ import firstPromptTls from "./figures/first-prompt-tls.mjs";
 import hugePrompt from "./figures/huge-prompt.mjs";
 import longSession from "./figures/long-session.mjs";
 import { searchFigures } from "./figures/search.mjs";
+import { serveFigures } from "./figures/serve.mjs";
 import sessionOpen from "./figures/session-open.mjs";
 import slowReader from "./figures/slow-reader.mjs";
 import streamReply from "./figures/stream-reply.mjs";
@@ -55,6 +56,7 @@ const allFigures = [
 	slowReader,
 	sessionOpen,
 	...searchFigures,
+	...serveFigures,
 ];
 
 /** Figures that `--only <group>` selects together (a figure's `group`). */

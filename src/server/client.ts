@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import type { RecordSink } from "../rpc/server.js";
 import type { LiveSession } from "./live-session.js";
@@ -17,8 +18,13 @@ export class Client {
 	/** Set while the unsent bytes are over the limit: the check that closes the client if they stay so. */
 	private behind: NodeJS.Timeout | undefined;
 
+	/** Set while this turn's frames are held to go out together. */
+	private corked = false;
+
 	constructor(
 		readonly socket: WebSocket,
+		/** The connection under the WebSocket: frames sent in one turn of the event loop are written together. */
+		private readonly raw: Duplex,
 		readonly token: StoredToken,
 		private readonly sendQueueBytes: number,
 	) {
@@ -30,9 +36,19 @@ export class Client {
 	 * closed (it resumes with afterSeq): a burst of events that a reading client drains at once does
 	 * not count, a client that stopped reading does.
 	 */
-	sendText(text: string): undefined {
+	sendText(text: string | Buffer): undefined {
 		if (this.socket.readyState !== this.socket.OPEN) return undefined;
-		this.socket.send(text);
+		if (!this.corked) {
+			// A run's events come in bursts: one write for the burst, not a system call per frame.
+			this.corked = true;
+			this.raw.cork();
+			setImmediate(() => {
+				this.corked = false;
+				this.raw.uncork();
+			});
+		}
+		// A Buffer is the record's UTF-8 text: sent as a text frame, not encoded again.
+		this.socket.send(text, { binary: false });
 		if (this.socket.bufferedAmount <= this.sendQueueBytes) {
 			clearTimeout(this.behind);
 			this.behind = undefined;

@@ -8,7 +8,8 @@ export const DEFAULT_REPLAY_LIMITS: ReplayLimits = { events: 50_000, bytes: 64 *
 
 interface Logged {
 	seq: number;
-	text: string;
+	/** The record as sent: its UTF-8 text, encoded once for every client. */
+	frame: Buffer;
 }
 
 /**
@@ -34,16 +35,19 @@ export class EventLog {
 		return this.seqValue;
 	}
 
-	/** Numbers an event record and keeps it; returns its text as sent (the record with `seq`). */
-	append(record: Record<string, unknown>): string {
+	/**
+	 * Numbers an event record and keeps it; returns it as sent (the record with `seq`, as UTF-8),
+	 * encoded once however many clients it goes to.
+	 */
+	append(record: Record<string, unknown>): Buffer {
 		this.seqValue++;
-		const text = JSON.stringify({ ...record, seq: this.seqValue });
-		this.kept.push({ seq: this.seqValue, text });
-		this.bytes += text.length;
+		const frame = Buffer.from(JSON.stringify({ ...record, seq: this.seqValue }), "utf8");
+		this.kept.push({ seq: this.seqValue, frame });
+		this.bytes += frame.length;
 		while (this.kept.length - this.head > this.limits.events || this.bytes > this.limits.bytes) {
 			const dropped = this.kept[this.head];
 			if (!dropped) break;
-			this.bytes -= dropped.text.length;
+			this.bytes -= dropped.frame.length;
 			this.head++;
 		}
 		// Drop the forgotten part of the array now and then, not at every event.
@@ -51,18 +55,18 @@ export class EventLog {
 			this.kept.splice(0, this.head);
 			this.head = 0;
 		}
-		return text;
+		return frame;
 	}
 
 	/**
 	 * The events after `seq`, in order; undefined when some of them are no longer kept, or when
 	 * `seq` is beyond the last event (a number of another life of the session: the client resyncs).
 	 */
-	after(seq: number): string[] | undefined {
+	after(seq: number): Buffer[] | undefined {
 		if (seq === this.seqValue) return [];
 		if (seq > this.seqValue) return undefined;
 		const first = this.kept[this.head];
 		if (!first || first.seq > seq + 1) return undefined;
-		return this.kept.slice(this.head + (seq + 1 - first.seq)).map((logged) => logged.text);
+		return this.kept.slice(this.head + (seq + 1 - first.seq)).map((logged) => logged.frame);
 	}
 }

@@ -5,10 +5,10 @@ import { type RecordSink, RpcServer } from "../rpc/server.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
 import { EventLog, type ReplayLimits } from "./event-log.js";
 
-/** A client attached to a session: it is sent every event of it, as text. */
+/** A client attached to a session: it is sent every event of it. */
 export interface Attached {
-	/** Sends one record's text (a numbered event, or a response). */
-	sendText(text: string): void;
+	/** Sends one record: its text, or its UTF-8 bytes (a numbered event, or a response). */
+	sendText(text: string | Buffer): void;
 }
 
 /** What a served session is made with: where its approvals and dialogs go. */
@@ -35,7 +35,7 @@ export class LiveSession {
 	private readonly server: RpcServer;
 	private readonly broadcast: RecordSink;
 	/** Approval requests and dialogs still open, as sent (a client that attaches gets them again). */
-	private readonly pending = new Map<string, string>();
+	private readonly pending = new Map<string, Buffer>();
 	/** Who answered each approval request or dialog (the token's name), for its resolved event. */
 	private readonly answeredBy = new Map<string, string>();
 	/** When the last client left (for unloading idle sessions); undefined while one is attached. */
@@ -150,7 +150,7 @@ export class LiveSession {
 		return name === undefined ? record : { ...record, client: name };
 	}
 
-	private track(record: unknown, text: string): void {
+	private track(record: unknown, text: Buffer): void {
 		if (!isRecord(record) || typeof record.id !== "string") return;
 		const dialog = record.type === "extension_ui_request" && DIALOGS.has(String(record.method));
 		if (record.type === "tool_approval_request" || dialog) this.pending.set(record.id, text);

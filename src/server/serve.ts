@@ -172,11 +172,11 @@ export class AtomicServer {
 			this.refuse(socket, auth.status, auth.text);
 			return;
 		}
-		this.sockets.handleUpgrade(request, socket, head, (ws) => this.connected(ws, auth.token));
+		this.sockets.handleUpgrade(request, socket, head, (ws) => this.connected(ws, socket, auth.token));
 	}
 
-	private connected(socket: WebSocket, token: StoredToken): void {
-		const client = new Client(socket, token, this.options.sendQueueBytes ?? 16 * 1024 * 1024);
+	private connected(socket: WebSocket, raw: Duplex, token: StoredToken): void {
+		const client = new Client(socket, raw, token, this.options.sendQueueBytes ?? 16 * 1024 * 1024);
 		// As on stdio, the first record says who answers and what it takes.
 		client.sendText(
 			JSON.stringify({

@@ -1,0 +1,240 @@
+// `atomic serve` (docs/server.md): what several clients on one agent feel. Atomic only: the peers
+// have no server. Each figure is compared with what one `atomic --mode rpc` client gets in the
+// same run.
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { ServeProcess } from "../serve-server.mjs";
+import { warmAgent } from "./warm.mjs";
+
+const REPLY = "stream [[tokens=2000]]";
+/** A reply at the pace of a fast model: 500 deltas about 2 ms apart. */
+const PACED = "stream [[tokens=500]] [[delay_ms=2]]";
+const SHORT = "hi [[tokens=5]]";
+
+/** Updates per second one client received for the prompt whose records start at `from`. */
+function updateRate(client, from) {
+	const updates = client.records.slice(from).filter((record) => record.type === "message_update");
+	const first = updates[0];
+	const last = updates.at(-1);
+	if (!first || !last || last.time <= first.time) throw new Error(`too few message_update events (${updates.length})`);
+	return updates.length / (last.time - first.time);
+}
+
+/** Sends a prompt from `client` and waits until every one of `clients` has its agent_settled. */
+async function promptAll(client, clients, message) {
+	const marks = clients.map((each) => each.records.length);
+	const { sentAt } = await client.request({ type: "prompt", message });
+	const settled = await Promise.all(
+		clients.map((each, index) => each.waitFor((record) => record.type === "agent_settled", marks[index])),
+	);
+	return { sentAt, marks, settled };
+}
+
+/** A served session with `count` clients attached (light ones: they parse only responses). */
+async function attachedClients(server, count) {
+	const clients = [];
+	let sessionId = null;
+	for (let index = 0; index < count; index++) {
+		const client = await server.connect({ light: true });
+		const data = await client.attach(sessionId);
+		sessionId = data.sessionId;
+		clients.push(client);
+	}
+	return { clients, sessionId };
+}
+
+/** The ten clients of serve-fanout, in a process of their own (bench/serve-clients.mjs). */
+async function clientsProcess(server, count) {
+	const child = spawn(
+		process.execPath,
+		[fileURLToPath(new URL("../serve-clients.mjs", import.meta.url)), server.url, server.token, String(count)],
+		{
+			stdio: ["pipe", "pipe", "inherit"],
+		},
+	);
+	const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+	const next = async () => {
+		const { value, done } = await lines.next();
+		if (done) throw new Error("the clients' process ended");
+		return JSON.parse(value);
+	};
+	await next();
+	return {
+		async prompt(message) {
+			child.stdin.write(`${JSON.stringify({ prompt: message })}\n`);
+			return (await next()).rates;
+		},
+		close() {
+			child.stdin.end();
+			child.kill();
+		},
+	};
+}
+
+const fanout = {
+	id: "serve-fanout",
+	group: "serve",
+	atomicOnly: true,
+	rows: [
+		{ key: "stdioRate", label: "message_update/s, one stdio RPC client (2000-token reply)", unit: "k/s" },
+		{ key: "slowestOfTenRate", label: "message_update/s, slowest of ten clients of one served session", unit: "k/s" },
+		{ key: "fanoutRatio", label: "slowest of ten served ÷ one stdio", unit: "×", goal: { min: 0.9 } },
+		{ key: "pacedStdioRate", label: "message_update/s, one stdio client, a reply at a fast model's pace", unit: "k/s" },
+		{ key: "pacedSlowestRate", label: "message_update/s, slowest of ten served, the same reply", unit: "k/s" },
+		{ key: "pacedRatio", label: "at a fast model's pace: slowest of ten ÷ one stdio", unit: "×", goal: { min: 0.9 } },
+	],
+	async prepare(spec, context) {
+		const stdio = await warmAgent(spec, context, [REPLY, REPLY]);
+		const server = await ServeProcess.start(spec, context.baseUrl);
+		const clients = await clientsProcess(server, 10);
+		for (let warm = 0; warm < 6; warm++) await clients.prompt(REPLY);
+		return { stdio, server, clients };
+	},
+	async measure(_spec, _context, { stdio, clients }) {
+		const { from, end } = await stdio.prompt(REPLY);
+		const updates = stdio.records.slice(from, end.index).filter((record) => record.type === "message_update");
+		const stdioRate = updates.length / (updates.at(-1).time - updates[0].time);
+		const slowestOfTenRate = Math.min(...(await clients.prompt(REPLY)));
+		const paced = await stdio.prompt(PACED);
+		const pacedUpdates = stdio.records
+			.slice(paced.from, paced.end.index)
+			.filter((record) => record.type === "message_update");
+		const pacedStdioRate = pacedUpdates.length / (pacedUpdates.at(-1).time - pacedUpdates[0].time);
+		const pacedSlowestRate = Math.min(...(await clients.prompt(PACED)));
+		return {
+			stdioRate,
+			slowestOfTenRate,
+			fanoutRatio: slowestOfTenRate / stdioRate,
+			pacedStdioRate,
+			pacedSlowestRate,
+			pacedRatio: pacedSlowestRate / pacedStdioRate,
+		};
+	},
+	async finish({ stdio, server, clients }) {
+		clients.close();
+		await Promise.all([stdio.close(), server.close()]);
+	},
+};
+
+const resume = {
+	id: "serve-resume",
+	group: "serve",
+	atomicOnly: true,
+	runs: 3,
+	rows: [
+		{ key: "missedEvents", label: "events missed while away", unit: "" },
+		{ key: "resumeMs", label: "attach with afterSeq → last missed event received", unit: "ms", goal: { max: 200 } },
+	],
+	async prepare(spec, context) {
+		const server = await ServeProcess.start(spec, context.baseUrl);
+		const { clients, sessionId } = await attachedClients(server, 1);
+		await promptAll(clients[0], clients, REPLY);
+		return { server, driver: clients[0], sessionId };
+	},
+	async measure(_spec, _context, { server, driver, sessionId }) {
+		const away = await server.connect({ light: true });
+		await away.attach(sessionId);
+		const seen = driver.lastSeq();
+		away.close();
+		// 10,000 events and more while it is away: five 2000-token replies.
+		for (let prompt = 0; prompt < 5; prompt++) await promptAll(driver, [driver], REPLY);
+		const back = await server.connect({ light: true });
+		const from = back.records.length;
+		const { response, sentAt } = await back.request({ type: "attach", sessionId, afterSeq: seen });
+		const last = response.data.seq;
+		const arrived = await back.waitFor((record) => record.seq === last, from);
+		const missed = back.records.slice(from).filter((record) => typeof record.seq === "number").length;
+		back.close();
+		if (missed !== last - seen) throw new Error(`replayed ${missed} events, expected ${last - seen}`);
+		return { missedEvents: missed, resumeMs: arrived.time - sentAt };
+	},
+	async finish({ server, driver }) {
+		driver.close();
+		await server.close();
+	},
+};
+
+const idleMemory = {
+	id: "serve-idle-memory",
+	group: "serve",
+	atomicOnly: true,
+	runs: 1,
+	rows: [
+		{ key: "serverMb", label: "RSS, one server holding 20 idle sessions (one prompt each)", unit: "MB" },
+		{ key: "rpcMb", label: "RSS, 20 idle RPC processes (one prompt each)", unit: "MB" },
+		{ key: "memoryRatio", label: "server ÷ 20 processes", unit: "×", goal: { max: 1 } },
+	],
+	async measure(spec, context) {
+		const server = await ServeProcess.start(spec, context.baseUrl);
+		const agents = [];
+		try {
+			for (let index = 0; index < 20; index++) {
+				const client = await server.connect({ light: true });
+				await client.attach(null);
+				await promptAll(client, [client], SHORT);
+				await client.request({ type: "detach" });
+				client.close();
+			}
+			for (let index = 0; index < 20; index++) agents.push(await warmAgent(spec, context, [SHORT]));
+			// Both sides idle for the same while (the idle preload and memory release have run).
+			await sleep(3000);
+			const serverMb = server.treeRssKb() / 1024;
+			const rpcMb = agents.reduce((sum, agent) => sum + agent.treeRssKb(), 0) / 1024;
+			return { serverMb, rpcMb, memoryRatio: serverMb / rpcMb };
+		} finally {
+			await Promise.all([server.close(), ...agents.map((agent) => agent.close())]);
+		}
+	},
+};
+
+/** A reply long enough (about 2 MB of events) that a slow client's effect would show. */
+const LONG_REPLY = "stream [[tokens=8000]]";
+
+/** The time from a prompt's sending to each fast client's agent_settled, the slowest of them. */
+async function fastClientsMs(clients) {
+	const { sentAt, settled } = await promptAll(clients[0], clients, LONG_REPLY);
+	return Math.max(...settled.map((record) => record.time - sentAt));
+}
+
+/** Makes `client` read at most `bytesPerSecond`: its socket pauses after each chunk for as long as the chunk takes. */
+function throttle(client, bytesPerSecond) {
+	const socket = client.socket._socket;
+	socket.on("data", (chunk) => {
+		socket.pause();
+		setTimeout(() => socket.resume(), (chunk.length / bytesPerSecond) * 1000).unref();
+	});
+}
+
+const slowClient = {
+	id: "serve-slow-client",
+	group: "serve",
+	atomicOnly: true,
+	rows: [
+		{ key: "fastAloneMs", label: "three fast clients: prompt → last agent_settled (8000-token reply)", unit: "ms" },
+		{ key: "fastBesideSlowMs", label: "the same with a fourth client reading 100 KB/s", unit: "ms" },
+		{ key: "slowClientRatio", label: "beside a slow client ÷ alone", unit: "×", goal: { max: 1.1 } },
+	],
+	async prepare(spec, context) {
+		const server = await ServeProcess.start(spec, context.baseUrl);
+		const { clients, sessionId } = await attachedClients(server, 3);
+		for (let warm = 0; warm < 2; warm++) await fastClientsMs(clients);
+		return { server, clients, sessionId };
+	},
+	async measure(_spec, _context, { server, clients, sessionId }) {
+		const fastAloneMs = await fastClientsMs(clients);
+		const slow = await server.connect({ light: true });
+		await slow.attach(sessionId);
+		throttle(slow, 100 * 1024);
+		const fastBesideSlowMs = await fastClientsMs(clients);
+		slow.close();
+		return { fastAloneMs, fastBesideSlowMs, slowClientRatio: fastBesideSlowMs / fastAloneMs };
+	},
+	async finish({ server, clients }) {
+		for (const client of clients) client.close();
+		await server.close();
+	},
+};
+
+export const serveFigures = [fanout, resume, idleMemory, slowClient];
