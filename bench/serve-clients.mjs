@@ -5,7 +5,7 @@
 //   ← {"prompt":"<message>"}                 client 0 sends it; all wait for agent_settled
 //   → {"rates":[…per client, updates/ms…]}
 import { createInterface } from "node:readline";
-import { ServeClient } from "./serve-server.mjs";
+import { ServeClient, updateRate } from "./serve-server.mjs";
 
 const [url, token, countText] = process.argv.slice(2);
 const count = Number(countText);
@@ -25,10 +25,7 @@ for await (const line of createInterface({ input: process.stdin })) {
 	await Promise.all(
 		clients.map((client, index) => client.waitFor((record) => record.type === "agent_settled", marks[index])),
 	);
-	const rates = clients.map((client, index) => {
-		const updates = client.records.slice(marks[index]).filter((record) => record.type === "message_update");
-		return updates.length / (updates.at(-1).time - updates[0].time);
-	});
+	const rates = clients.map((client, index) => updateRate(client.records.slice(marks[index])));
 	process.stdout.write(`${JSON.stringify({ rates })}\n`);
 }
 for (const client of clients) client.close();

@@ -5,22 +5,13 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { ServeProcess } from "../serve-server.mjs";
+import { ServeProcess, updateRate } from "../serve-server.mjs";
 import { warmAgent } from "./warm.mjs";
 
 const REPLY = "stream [[tokens=2000]]";
 /** A reply at the pace of a fast model: 500 deltas about 2 ms apart. */
 const PACED = "stream [[tokens=500]] [[delay_ms=2]]";
 const SHORT = "hi [[tokens=5]]";
-
-/** Updates per second one client received for the prompt whose records start at `from`. */
-function updateRate(client, from) {
-	const updates = client.records.slice(from).filter((record) => record.type === "message_update");
-	const first = updates[0];
-	const last = updates.at(-1);
-	if (!first || !last || last.time <= first.time) throw new Error(`too few message_update events (${updates.length})`);
-	return updates.length / (last.time - first.time);
-}
 
 /** Sends a prompt from `client` and waits until every one of `clients` has its agent_settled. */
 async function promptAll(client, clients, message) {
@@ -94,14 +85,10 @@ const fanout = {
 	},
 	async measure(_spec, _context, { stdio, clients }) {
 		const { from, end } = await stdio.prompt(REPLY);
-		const updates = stdio.records.slice(from, end.index).filter((record) => record.type === "message_update");
-		const stdioRate = updates.length / (updates.at(-1).time - updates[0].time);
+		const stdioRate = updateRate(stdio.records.slice(from, end.index));
 		const slowestOfTenRate = Math.min(...(await clients.prompt(REPLY)));
 		const paced = await stdio.prompt(PACED);
-		const pacedUpdates = stdio.records
-			.slice(paced.from, paced.end.index)
-			.filter((record) => record.type === "message_update");
-		const pacedStdioRate = pacedUpdates.length / (pacedUpdates.at(-1).time - pacedUpdates[0].time);
+		const pacedStdioRate = updateRate(stdio.records.slice(paced.from, paced.end.index));
 		const pacedSlowestRate = Math.min(...(await clients.prompt(PACED)));
 		return {
 			stdioRate,
