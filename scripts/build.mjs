@@ -14,7 +14,7 @@
 // dist/ missing. dist/package.json says the files are CommonJS (the package itself is ESM: its
 // sources, tests and scripts).
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "rolldown";
 import { writeCompileCache } from "./compile-cache.mjs";
@@ -60,6 +60,34 @@ function startupChunks() {
 		};
 	}
 	return chunks;
+}
+
+/**
+ * The web page of `atomic serve` (web/): dist/web/index.html, app.js (one browser bundle) and
+ * app.css (the session export's styles, then the page's own). Nothing of it is in the CLI's
+ * bundles: the server reads these files when a browser asks for them.
+ */
+async function buildWebPage() {
+	mkdirSync("dist/web", { recursive: true });
+	const page = await build({
+		input: "web/src/main.ts",
+		platform: "browser",
+		logLevel: "warn",
+		transform: { target: "es2022" },
+		output: { file: "dist/web/app.js", format: "iife", minify: true, comments: false },
+	});
+	if (!page.output.some((file) => file.fileName === "app.js")) throw new Error("the web page's bundle was not written");
+	const styles = await build({
+		input: "src/export/styles.ts",
+		platform: "neutral",
+		logLevel: "warn",
+		write: false,
+		output: { format: "esm" },
+	});
+	const code = styles.output.find((file) => file.type === "chunk")?.code ?? "";
+	const { PAGE_CSS } = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+	writeFileSync("dist/web/app.css", `${PAGE_CSS}\n${readFileSync("web/app.css", "utf8")}`);
+	writeFileSync("dist/web/index.html", readFileSync("web/index.html", "utf8"));
 }
 
 /** Chunks that import each other would run modules before their dependencies: the build stops instead. */
@@ -120,6 +148,8 @@ for (const entry of existsSync("dist/chunks") ? readdirSync("dist/chunks") : [])
 
 // The code cache of the CLI's chunks (src/cli/compile-cache.ts).
 await writeCompileCache(result.output, produced);
+
+await buildWebPage();
 
 if (!process.argv.includes("--no-types")) {
 	rmSync("dist/types", { recursive: true, force: true });

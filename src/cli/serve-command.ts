@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { onTerminationSignal } from "../platform/process-io.js";
 import { readRegularFileSync } from "../platform/regular-file.js";
 import { sessionDirectories } from "../runtime/current/session-directory.js";
@@ -170,6 +171,8 @@ export async function serveCommand(
 			loginUrl: options.loginUrl,
 			tls: readTls(options),
 			idleUnloadMs: options.idleUnloadMs,
+			// dist/cli.js serves dist/web, the page the build made beside it.
+			webRoot: join(dirname(realpathSync(process.argv[1] ?? ".")), "web"),
 			maxFrameBytes: options.maxFrameMib === undefined ? undefined : options.maxFrameMib * MIB,
 			replayLimits: {
 				events: options.replayEvents ?? DEFAULT_REPLAY_LIMITS.events,

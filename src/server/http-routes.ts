@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WebLogin } from "./login.js";
+import { isWebAsset, serveWebAsset } from "./web-assets.js";
 
 /** What the HTTP routes answer from. */
 export interface HttpRoutes {
 	version: string;
 	login: WebLogin;
+	/** The built web page (dist/web); undefined: none. */
+	webRoot?: string;
 }
 
 /** The plain HTTP side of `atomic serve`: health, the JSON Schema, login and logout, and a 404 naming `/ws`. */
@@ -20,6 +23,10 @@ export function serveHttp(request: IncomingMessage, response: ServerResponse, ro
 			response.writeHead(200, { "content-type": "application/json" });
 			response.end(rpcSchemaText());
 		});
+		return;
+	}
+	if (request.method === "GET" && path !== undefined && isWebAsset(path)) {
+		void serveWebAsset(routes.webRoot, path, response);
 		return;
 	}
 	if (path === "/login" || path === "/logout") {

@@ -8,13 +8,17 @@ const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 const MAX_FORM_BYTES = 4096;
 /** What a token looks like (`atomic token create`); anything else is not tried. */
 const TOKEN_SHAPE = /^atk_[A-Za-z0-9_-]{1,200}$/;
-/** Headers of every answer here: never cached, never framed, no referrer (the URL may hold the code). */
+/**
+ * Headers of every answer here: never cached, never framed, no referrer to other sites (the URL
+ * may hold the code). Not `no-referrer`: with it a browser sends the form's POST with
+ * `Origin: null`, which the Origin check refuses.
+ */
 const PAGE_HEADERS: OutgoingHttpHeaders = {
 	"cache-control": "no-store",
 	"content-security-policy": "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
 	"x-frame-options": "DENY",
 	"x-content-type-options": "nosniff",
-	"referrer-policy": "no-referrer",
+	"referrer-policy": "same-origin",
 };
 
 const LINK_REFUSED = [

@@ -36,6 +36,8 @@ export interface ServeOptions {
 	maxFrameBytes?: number;
 	/** Bytes a client may have waiting before it is closed as too slow (default 16 MiB). */
 	sendQueueBytes?: number;
+	/** The built web page served at `/` (dist/web); undefined: none. */
+	webRoot?: string;
 	/** Origins besides the server's own whose pages may connect. */
 	allowOrigins?: string[];
 	replayLimits?: ReplayLimits;
@@ -92,7 +94,7 @@ export class AtomicServer {
 		const { tls, loginUrl = true } = options;
 		this.login = new WebLogin(this.auth, { secure: tls !== undefined, loginUrl, log: this.log });
 		this.http = createListener(tls, (request, response) =>
-			serveHttp(request, response, { version: options.version, login: this.login }),
+			serveHttp(request, response, { version: options.version, login: this.login, webRoot: options.webRoot }),
 		);
 		this.http.on("upgrade", (request, socket, head) => this.upgrade(request, socket, head));
 	}
@@ -185,6 +187,7 @@ export class AtomicServer {
 				protocolVersion: PROTOCOL_VERSION,
 				pid: process.pid,
 				capabilities: Object.keys(COMMANDS),
+				client: { name: token.name, role: token.role },
 			}),
 		);
 		this.clients.add(client);

@@ -38,6 +38,12 @@ export const EVENTS: Record<string, TObject> = {
 			}),
 			pid: Type.Integer({ minimum: 1 }),
 			capabilities: Type.Array(Type.String(), { description: "Every command type this build accepts" }),
+			client: Type.Optional(
+				Type.Object(
+					{ name: Type.String(), role: Type.Enum(["controller", "observer"]) },
+					{ description: "atomic serve: the token this connection uses (an observer may only read)" },
+				),
+			),
 		},
 		"The first record: the agent reads commands",
 	),
