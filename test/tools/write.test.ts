@@ -20,6 +20,23 @@ function write(args: { path: string; content: string }, abortSignal = signal, cw
 }
 
 describe("write", () => {
+	it("gives the change as a diff in its details: a new file all added, an existing one what changed", async () => {
+		const created = await write({ path: "notes.txt", content: "one\ntwo\n" });
+		const createdDiff = (created.details as { diff: string }).diff;
+		expect(createdDiff).toContain("+one");
+		expect(createdDiff).toContain("+two");
+		const changed = await write({ path: "notes.txt", content: "one\nthree\n" });
+		const changedDiff = (changed.details as { diff: string }).diff;
+		expect(changedDiff).toContain("-two");
+		expect(changedDiff).toContain("+three");
+		expect(changedDiff).not.toContain("+one");
+		// A file that is not text gets no diff, and is written all the same.
+		await writeFile(join(dir, "blob.bin"), Buffer.from([0, 1, 2]));
+		const binary = await write({ path: "blob.bin", content: "text now" });
+		expect(binary.details).toBeUndefined();
+		expect(await readFile(join(dir, "blob.bin"), "utf8")).toBe("text now");
+	});
+
 	it("creates missing parent directories and reports the bytes written", async () => {
 		const result = await write({ path: "a/b/c.txt", content: "hello" });
 		expect(result.content).toEqual([{ type: "text", text: "Successfully wrote 5 bytes to a/b/c.txt" }]);
