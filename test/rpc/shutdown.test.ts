@@ -21,7 +21,8 @@ describe("shutdown", () => {
 		const start = agent.mark();
 		agent.send({ id: "sleeper", type: "bash", command: `echo started; sleep ${duration}` });
 		await agent.waitFor((record) => record.type === "bash_execution_update" && record.id === "sleeper", { start });
-		expect(processesMatching(`sleep ${duration}`).length).toBeGreaterThan(0);
+		// "started" can arrive before bash has started sleep: wait for the process to exist.
+		await expect.poll(() => processesMatching(`sleep ${duration}`).length, { timeout: 10_000 }).toBeGreaterThan(0);
 		agent.closeStdin();
 		expect(await agent.exited).toEqual({ code: 0, signal: null });
 		expect(responsesWithId(agent, "sleeper")).toEqual([
