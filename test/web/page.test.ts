@@ -116,6 +116,8 @@ describeWithBrowser("the web page of atomic serve", () => {
 		expect(await conversation.locator(".kind-tool-result").textContent()).toContain("from-the-tool");
 		expect(await conversation.locator("pre code.hljs").count()).toBeGreaterThan(0);
 		await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
+		// The session's usage so far.
+		await expect.poll(() => page.locator("#usage").textContent()).toMatch(/\d+ tokens/);
 		await shot(page, "conversation");
 	});
 

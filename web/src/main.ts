@@ -110,7 +110,10 @@ connection.onAttached = (data, resumed) => {
 connection.onEvent = (event) => {
 	const notice = view.apply(event);
 	if (notice) toast(notice);
-	if (event.type === "agent_settled") void refreshSessions();
+	if (event.type === "agent_settled") {
+		void refreshSessions();
+		void refreshUsage();
+	}
 	if (event.type === "session_changed") void loadMessages();
 	refresh();
 };
@@ -130,7 +133,7 @@ async function open(sessionId: string | null): Promise<void> {
 		return;
 	}
 	await loadMessages();
-	await Promise.all([refreshSessions(), loadPickers()]);
+	await Promise.all([refreshSessions(), loadPickers(), refreshUsage()]);
 }
 
 async function loadMessages(): Promise<void> {
@@ -158,6 +161,22 @@ async function refreshSessions(): Promise<Rec[]> {
 		button.addEventListener("click", () => void open(button.dataset.id ?? null));
 	}
 	return sessions;
+}
+
+/** The session's tokens and cost so far, beside the pickers. */
+async function refreshUsage(): Promise<void> {
+	const stats = await run("get_session_stats");
+	if (!isRec(stats) || !isRec(stats.tokens)) return;
+	const total = typeof stats.tokens.total === "number" ? stats.tokens.total : 0;
+	const cost = typeof stats.cost === "number" ? stats.cost : 0;
+	const context =
+		isRec(stats.contextUsage) && typeof stats.contextUsage.percent === "number"
+			? stats.contextUsage.percent
+			: undefined;
+	const parts = [`${total.toLocaleString("en")} tokens`];
+	if (cost > 0) parts.push(`$${cost.toFixed(4)}`);
+	if (context !== undefined) parts.push(`context ${context.toFixed(0)}%`);
+	ui.usage.textContent = parts.join(" · ");
 }
 
 async function loadPickers(): Promise<void> {
