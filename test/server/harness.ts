@@ -1,20 +1,33 @@
 /**
- * Shared pieces of the `atomic serve` tests: servers on free loopback ports with a controller
- * and an observer token, and a WebSocket client that keeps every record it received.
+ * Shared pieces of the `atomic serve` tests: servers on free ports (plain or TLS) with a controller
+ * and an observer token, `atomic serve` run as a process, and a WebSocket client that keeps every
+ * record it received.
  */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import WebSocket from "ws";
 import { sessionDirectories } from "../../src/runtime/current/session-directory.js";
 import { createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
 import type { ReplayLimits } from "../../src/server/event-log.js";
-import { AtomicServer } from "../../src/server/serve.js";
+import { AtomicServer, type ServeOptions } from "../../src/server/serve.js";
 import { TokenStore } from "../../src/server/tokens.js";
 import { listSessions } from "../../src/session/listing.js";
 import { recordViolations } from "../rpc/helpers.js";
 import { LlmServer } from "../support/llm-server.js";
-import { makeAgentDir } from "../support/rpc-process.js";
+import { CLI, childEnv, makeAgentDir } from "../support/rpc-process.js";
 
 export type Record_ = Record<string, unknown>;
+export type AgentDirs = ReturnType<typeof makeAgentDir>;
+
+/** The test certificate (for 127.0.0.1) and its private key: the PEM files. */
+export const TLS_FILES = {
+	cert: fileURLToPath(new URL("../support/tls/cert.pem", import.meta.url)),
+	key: fileURLToPath(new URL("../support/tls/key.pem", import.meta.url)),
+};
+/** The test certificate and its key as PEM text. */
+export const TLS = { cert: readFileSync(TLS_FILES.cert, "utf8"), key: readFileSync(TLS_FILES.key, "utf8") };
 
 export const cleanups: (() => Promise<void> | void)[] = [];
 let server: LlmServer | undefined;
@@ -45,6 +58,15 @@ export function useServeHarness(): { readonly llm: LlmServer } {
 	};
 }
 
+/** Agent, home and work directories using the harness's model server, removed after the test. */
+export function agentDirs(settings?: Record<string, unknown>): AgentDirs {
+	const llm = server;
+	if (!llm) throw new Error("useServeHarness() first");
+	const dirs = makeAgentDir({ server: llm, settings });
+	cleanups.push(() => dirs.cleanup());
+	return dirs;
+}
+
 export interface ServerOptions {
 	replayLimits?: ReplayLimits;
 	settings?: Record<string, unknown>;
@@ -56,20 +78,28 @@ export interface ServerOptions {
 	/** Extension files every session loads. */
 	extensions?: string[];
 	/** Reuse these directories (a restarted server). */
-	dirs?: ReturnType<typeof makeAgentDir>;
+	dirs?: AgentDirs;
+	/** Serve https and wss with these credentials (`TLS` holds the test certificate's). */
+	tls?: ServeOptions["tls"];
+	/** The address to bind (default 127.0.0.1); clients still connect over 127.0.0.1. */
+	host?: string;
+	/** Whether the server makes and prints a one-time login URL (its default: true). */
+	loginUrl?: boolean;
+	/** The built web page to serve at `/` (dist/web). */
+	webRoot?: string;
 }
 
-/** A server on a free loopback port with one controller and one observer token. */
-export async function startServer(options: ServerOptions = {}) {
-	const llm = server;
-	if (!llm) throw new Error("useServeHarness() first");
-	const dirs = options.dirs ?? makeAgentDir({ server: llm, settings: options.settings });
-	const tokens = new TokenStore(dirs.agentDir);
-	const existing = new Set(tokens.list().map((token) => token.name));
-	const controller = existing.has("laptop") ? "" : tokens.create("laptop", "controller");
-	const observer = existing.has("phone") ? "" : tokens.create("phone", "observer");
-	const atomic = new AtomicServer({
-		host: "127.0.0.1",
+/**
+ * The options of a server on a free port of `options.host` (default 127.0.0.1) whose sessions use
+ * the mock model, in memory unless `options.store`; its lines go to `log`.
+ */
+export function serveOptions(
+	dirs: AgentDirs,
+	options: ServerOptions = {},
+	log: (line: string) => void = () => undefined,
+): ServeOptions {
+	return {
+		host: options.host ?? "127.0.0.1",
 		port: 0,
 		cwd: dirs.work,
 		agentDir: dirs.agentDir,
@@ -78,7 +108,10 @@ export async function startServer(options: ServerOptions = {}) {
 		maxFrameBytes: options.maxFrameBytes,
 		sendQueueBytes: options.sendQueueBytes,
 		idleUnloadMs: options.idleUnloadMs,
-		log: () => undefined,
+		tls: options.tls,
+		loginUrl: options.loginUrl,
+		webRoot: options.webRoot,
+		log,
 		storedSessions: (cwd) => {
 			const dir = sessionDirectories({ agentDir: dirs.agentDir, noSession: !options.store }).forCwd(cwd);
 			return dir ? listSessions(dir, cwd) : [];
@@ -93,9 +126,23 @@ export async function startServer(options: ServerOptions = {}) {
 				noSession: !options.store,
 				extensions: { paths: options.extensions ?? [], discover: false, mode: "rpc", ui, cancelDialogs },
 			}).session,
-	});
+	};
+}
+
+/**
+ * A server on a free port with one controller ("laptop") and one observer ("phone") token (empty
+ * strings when `options.dirs` already holds them). It keeps the lines it logs; `loginUrl` is the
+ * login link among them, when it printed one.
+ */
+export async function startServer(options: ServerOptions = {}) {
+	const dirs = options.dirs ?? agentDirs(options.settings);
+	const tokens = new TokenStore(dirs.agentDir);
+	const existing = new Set(tokens.list().map((token) => token.name));
+	const controller = existing.has("laptop") ? "" : tokens.create("laptop", "controller");
+	const observer = existing.has("phone") ? "" : tokens.create("phone", "observer");
+	const lines: string[] = [];
+	const atomic = new AtomicServer(serveOptions(dirs, options, (line) => lines.push(line)));
 	const port = await atomic.listen();
-	if (!options.dirs) cleanups.push(() => dirs.cleanup());
 	let closed = false;
 	const close = async () => {
 		if (closed) return;
@@ -103,7 +150,57 @@ export async function startServer(options: ServerOptions = {}) {
 		await atomic.close();
 	};
 	cleanups.push(close);
-	return { port, controller, observer, url: `ws://127.0.0.1:${port}/ws`, dirs, server: atomic, close };
+	const secure = options.tls !== undefined;
+	const loginUrl = lines.map((line) => /(https?:\/\/\S+\/login\?code=\S+)/.exec(line)?.[1]).find(Boolean);
+	return {
+		port,
+		controller,
+		observer,
+		/** The agent's WebSocket address (ws or wss). */
+		url: `${secure ? "wss" : "ws"}://127.0.0.1:${port}/ws`,
+		/** The server's own origin (http or https), the base of its HTTP paths. */
+		origin: `${secure ? "https" : "http"}://127.0.0.1:${port}`,
+		loginUrl,
+		lines,
+		tokens,
+		dirs,
+		server: atomic,
+		close,
+	};
+}
+
+/**
+ * `atomic serve --port 0 --cwd <work> ...args` run as a process (killed after the test). Resolves
+ * once `ready` finds what it waits for in the stderr so far; rejects when the process exits first.
+ * `stop()` sends SIGTERM and gives the exit code.
+ */
+export async function spawnServe<T>(dirs: AgentDirs, args: string[], ready: (stderr: string) => T | undefined) {
+	const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--cwd", dirs.work, ...args], {
+		env: childEnv(dirs.agentDir, dirs.home),
+		stdio: ["ignore", "ignore", "pipe"],
+	});
+	cleanups.push(() => {
+		child.kill("SIGKILL");
+	});
+	const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+	let stderr = "";
+	const found = await new Promise<T>((resolve, reject) => {
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+			const value = ready(stderr);
+			if (value !== undefined) resolve(value);
+		});
+		void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+	});
+	return {
+		found,
+		/** Everything the process wrote on stderr so far. */
+		stderr: () => stderr,
+		stop(): Promise<number | null> {
+			child.kill("SIGTERM");
+			return exited;
+		},
+	};
 }
 
 /** A WebSocket client that keeps every record it received. */
@@ -128,8 +225,14 @@ export class Client {
 		});
 	}
 
+	/** A connection with `token` as its Bearer header, and these headers besides. */
 	static connect(url: string, token: string, headers: Record<string, string> = {}): Promise<Client> {
-		const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}`, ...headers } });
+		return Client.open(url, { headers: { authorization: `Bearer ${token}`, ...headers } });
+	}
+
+	/** A connection with exactly these options (a browser's cookie instead of a token, a CA to trust). */
+	static open(url: string, options: WebSocket.ClientOptions = {}): Promise<Client> {
+		const socket = new WebSocket(url, options);
 		cleanups.push(() => socket.terminate());
 		return new Promise((resolve, reject) => {
 			socket.once("open", () => resolve(new Client(socket)));

@@ -1,78 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
 import { cookieValues } from "../../src/server/auth.js";
-import { AtomicServer } from "../../src/server/serve.js";
-import { TokenStore } from "../../src/server/tokens.js";
-import { LlmServer } from "../support/llm-server.js";
-import { makeAgentDir } from "../support/rpc-process.js";
+import { Client, startServer, useServeHarness } from "./harness.js";
 
-type Record_ = Record<string, unknown>;
-
-let llm: LlmServer;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-	llm = await LlmServer.start();
-});
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(async () => {
-	await llm.close();
-});
-
-/** A server on a free loopback port with a controller and an observer token; keeps what it logs. */
-async function startServer(options: { loginUrl?: boolean; dirs?: ReturnType<typeof makeAgentDir> } = {}) {
-	const dirs = options.dirs ?? makeAgentDir({ server: llm });
-	const tokens = new TokenStore(dirs.agentDir);
-	const names = new Set(tokens.list().map((token) => token.name));
-	const controller = names.has("laptop") ? "" : tokens.create("laptop", "controller");
-	const observer = names.has("phone") ? "" : tokens.create("phone", "observer");
-	const lines: string[] = [];
-	const server = new AtomicServer({
-		host: "127.0.0.1",
-		port: 0,
-		cwd: dirs.work,
-		agentDir: dirs.agentDir,
-		version: "test",
-		loginUrl: options.loginUrl,
-		log: (line) => lines.push(line),
-		createSession: ({ cwd, sessionId, approve }) =>
-			createAgentSession({
-				cwd,
-				session: sessionId,
-				approve,
-				agentDir: dirs.agentDir,
-				model: "mock/mock-model",
-				noSession: true,
-			}).session,
-	});
-	const port = await server.listen();
-	if (!options.dirs) cleanups.push(() => dirs.cleanup());
-	let closed = false;
-	const close = async () => {
-		if (closed) return;
-		closed = true;
-		await server.close();
-	};
-	cleanups.push(close);
-	const base = `http://127.0.0.1:${port}`;
-	const loginUrl = lines.map((line) => /(http:\/\/\S+\/login\?code=\S+)/.exec(line)?.[1]).find(Boolean);
-	return {
-		port,
-		base,
-		origin: base,
-		ws: `ws://127.0.0.1:${port}/ws`,
-		controller,
-		observer,
-		tokens,
-		dirs,
-		lines,
-		loginUrl,
-		close,
-	};
-}
+useServeHarness();
 
 /** The parts of a Set-Cookie header: its value and its attributes (lower-cased names). */
 function parseSetCookie(header: string | null): { name: string; value: string; attributes: Map<string, string> } {
@@ -99,47 +30,6 @@ function postForm(url: string, form: Record<string, string>, headers: Record<str
 		headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
 		body: new URLSearchParams(form).toString(),
 	});
-}
-
-/** A WebSocket client that keeps every record it received. */
-class Client {
-	readonly records: Record_[] = [];
-	private waiters: (() => void)[] = [];
-	private counter = 0;
-
-	private constructor(readonly socket: WebSocket) {
-		socket.on("message", (data) => {
-			const value: unknown = JSON.parse(String(data));
-			if (typeof value === "object" && value !== null) this.records.push({ ...value });
-			for (const waiter of this.waiters.splice(0)) waiter();
-		});
-	}
-
-	static connect(url: string, headers: Record<string, string>): Promise<Client> {
-		const socket = new WebSocket(url, { headers });
-		cleanups.push(() => socket.terminate());
-		return new Promise((resolve, reject) => {
-			socket.once("open", () => resolve(new Client(socket)));
-			socket.once("unexpected-response", (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
-			socket.once("error", reject);
-		});
-	}
-
-	async request(command: Record_): Promise<Record_> {
-		const id = `c${++this.counter}`;
-		this.socket.send(JSON.stringify({ ...command, id }));
-		for (;;) {
-			const found = this.records.find((record) => record.type === "response" && record.id === id);
-			if (found) return found;
-			await new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error("timed out waiting for a response")), 10_000);
-				this.waiters.push(() => {
-					clearTimeout(timer);
-					resolve();
-				});
-			});
-		}
-	}
 }
 
 describe("atomic serve: the web login", () => {
@@ -175,10 +65,10 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("refuses an empty, wrong, too long or too short code with 401, without making a token", async () => {
-		const { base, tokens, loginUrl } = await startServer();
+		const { origin, tokens, loginUrl } = await startServer();
 		const code = new URL(loginUrl ?? "").searchParams.get("code") ?? "";
 		for (const wrong of ["", "x", `${code}x`, code.slice(1)]) {
-			const response = await open(`${base}/login?code=${encodeURIComponent(wrong)}`);
+			const response = await open(`${origin}/login?code=${encodeURIComponent(wrong)}`);
 			expect(response.status).toBe(401);
 			expect(await response.text()).toContain("/login");
 		}
@@ -188,27 +78,31 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("a WebSocket with the cookie and the server's own Origin connects and attaches; another Origin gets 403", async () => {
-		const { loginUrl, ws, origin, tokens } = await startServer();
+		const { loginUrl, url, origin, tokens } = await startServer();
 		const secret = parseSetCookie((await open(loginUrl ?? "")).headers.get("set-cookie")).value;
-		const client = await Client.connect(ws, { cookie: `atomic_token=${secret}`, origin });
+		const client = await Client.open(url, { headers: { cookie: `atomic_token=${secret}`, origin } });
 		const attached = await client.request({ type: "attach", sessionId: null });
 		expect(attached).toMatchObject({ success: true, data: { seq: 0 } });
 		const state = await client.request({ type: "get_state" });
 		expect(state.success).toBe(true);
 
 		await expect(
-			Client.connect(ws, { cookie: `atomic_token=${secret}`, origin: "https://evil.example" }),
+			Client.open(url, { headers: { cookie: `atomic_token=${secret}`, origin: "https://evil.example" } }),
 		).rejects.toThrow("HTTP 403");
 		// Among other cookies, with spaces and a value in quotes.
-		const mixed = await Client.connect(ws, {
-			cookie: ` theme=dark ;session="x"; atomic_token="${secret}" ;z=%E0%A4%A`,
+		const mixed = await Client.open(url, {
+			headers: {
+				cookie: ` theme=dark ;session="x"; atomic_token="${secret}" ;z=%E0%A4%A`,
+			},
 		});
 		expect(mixed.socket.readyState).toBe(WebSocket.OPEN);
 
 		// Revoked: the same cookie is refused like any other unknown token.
 		const name = tokens.verify(secret)?.name ?? "";
 		tokens.revoke(name);
-		await expect(Client.connect(ws, { cookie: `atomic_token=${secret}`, origin })).rejects.toThrow("HTTP 401");
+		await expect(Client.open(url, { headers: { cookie: `atomic_token=${secret}`, origin } })).rejects.toThrow(
+			"HTTP 401",
+		);
 	});
 
 	it("the login token survives a restart of the server", async () => {
@@ -217,13 +111,15 @@ describe("atomic serve: the web login", () => {
 		await first.close();
 		const second = await startServer({ dirs: first.dirs });
 		expect(second.loginUrl).not.toBe(first.loginUrl);
-		const client = await Client.connect(second.ws, { cookie: `atomic_token=${secret}`, origin: second.origin });
+		const client = await Client.open(second.url, {
+			headers: { cookie: `atomic_token=${secret}`, origin: second.origin },
+		});
 		expect((await client.request({ type: "attach", sessionId: null })).success).toBe(true);
 	});
 
 	it("GET /login is a form; a pasted observer token logs the browser in as an observer", async () => {
-		const { base, origin, ws, observer } = await startServer();
-		const form = await open(`${base}/login`);
+		const { origin, url, observer } = await startServer();
+		const form = await open(`${origin}/login`);
 		expect(form.status).toBe(200);
 		expect(form.headers.get("content-type")).toContain("text/html");
 		expect(form.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
@@ -231,14 +127,14 @@ describe("atomic serve: the web login", () => {
 		expect(html).toContain('<form method="post" action="/login">');
 		expect(html).toContain('name="token"');
 
-		const pasted = await postForm(`${base}/login`, { token: ` ${observer} ` }, { origin });
+		const pasted = await postForm(`${origin}/login`, { token: ` ${observer} ` }, { origin });
 		expect(pasted.status).toBe(303);
 		expect(pasted.headers.get("location")).toBe("/");
 		const cookie = parseSetCookie(pasted.headers.get("set-cookie"));
 		expect(cookie.value).toBe(observer);
 		expect(cookie.attributes.get("samesite")).toBe("Strict");
 
-		const client = await Client.connect(ws, { cookie: `atomic_token=${cookie.value}`, origin });
+		const client = await Client.open(url, { headers: { cookie: `atomic_token=${cookie.value}`, origin } });
 		expect((await client.request({ type: "attach", sessionId: null })).success).toBe(true);
 		const prompt = await client.request({ type: "prompt", message: "hello" });
 		expect(prompt.success).toBe(false);
@@ -247,9 +143,9 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("a wrong pasted token gets 401 and counts as a failure: repeated ones are slowed down (429)", async () => {
-		const { base, origin } = await startServer();
+		const { origin } = await startServer();
 		for (let attempt = 0; attempt < 5; attempt++) {
-			const wrong = await postForm(`${base}/login`, { token: `atk_wrong${attempt}` }, { origin });
+			const wrong = await postForm(`${origin}/login`, { token: `atk_wrong${attempt}` }, { origin });
 			expect(wrong.status).toBe(401);
 			expect(wrong.headers.get("set-cookie")).toBeNull();
 			expect(await wrong.text()).toContain("not valid");
@@ -257,7 +153,7 @@ describe("atomic serve: the web login", () => {
 		// Every further failure restarts the pause, so one of these comes within it.
 		let slowed = false;
 		for (let attempt = 0; attempt < 50 && !slowed; attempt++) {
-			const response = await postForm(`${base}/login`, { token: "not-a-token" }, { origin });
+			const response = await postForm(`${origin}/login`, { token: "not-a-token" }, { origin });
 			expect([401, 429]).toContain(response.status);
 			slowed = response.status === 429;
 		}
@@ -265,27 +161,27 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("POST /login takes only a small form", async () => {
-		const { base, origin, controller } = await startServer();
-		const json = await fetch(`${base}/login`, {
+		const { origin, controller } = await startServer();
+		const json = await fetch(`${origin}/login`, {
 			method: "POST",
 			headers: { "content-type": "application/json", origin },
 			body: JSON.stringify({ token: controller }),
 		});
 		expect(json.status).toBe(415);
-		const large = await postForm(`${base}/login`, { token: controller, padding: "x".repeat(10_000) }, { origin });
+		const large = await postForm(`${origin}/login`, { token: controller, padding: "x".repeat(10_000) }, { origin });
 		expect(large.status).toBe(413);
 		expect(large.headers.get("set-cookie")).toBeNull();
-		expect((await fetch(`${base}/logout`)).status).toBe(405);
-		expect((await fetch(`${base}/health`)).status).toBe(200);
+		expect((await fetch(`${origin}/logout`)).status).toBe(405);
+		expect((await fetch(`${origin}/health`)).status).toBe(200);
 	});
 
 	it("POST /login and POST /logout from a page of another origin get 403", async () => {
-		const { base, loginUrl, controller, tokens } = await startServer();
+		const { origin, loginUrl, controller, tokens } = await startServer();
 		const secret = parseSetCookie((await open(loginUrl ?? "")).headers.get("set-cookie")).value;
-		const login = await postForm(`${base}/login`, { token: controller }, { origin: "https://evil.example" });
+		const login = await postForm(`${origin}/login`, { token: controller }, { origin: "https://evil.example" });
 		expect(login.status).toBe(403);
 		expect(login.headers.get("set-cookie")).toBeNull();
-		const logout = await fetch(`${base}/logout`, {
+		const logout = await fetch(`${origin}/logout`, {
 			method: "POST",
 			redirect: "manual",
 			headers: { origin: "https://evil.example", cookie: `atomic_token=${secret}` },
@@ -296,10 +192,10 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("logout clears the cookie and revokes the token a login URL made, not a pasted one", async () => {
-		const { base, origin, ws, loginUrl, tokens, observer } = await startServer();
+		const { origin, url, loginUrl, tokens, observer } = await startServer();
 		const secret = parseSetCookie((await open(loginUrl ?? "")).headers.get("set-cookie")).value;
 		const name = tokens.verify(secret)?.name;
-		const logout = await fetch(`${base}/logout`, {
+		const logout = await fetch(`${origin}/logout`, {
 			method: "POST",
 			redirect: "manual",
 			headers: { origin, cookie: `atomic_token=${secret}` },
@@ -311,9 +207,11 @@ describe("atomic serve: the web login", () => {
 		expect(cleared.attributes.get("max-age")).toBe("0");
 		expect(tokens.verify(secret)).toBeUndefined();
 		expect(tokens.list().map((token) => token.name)).not.toContain(name);
-		await expect(Client.connect(ws, { cookie: `atomic_token=${secret}`, origin })).rejects.toThrow("HTTP 401");
+		await expect(Client.open(url, { headers: { cookie: `atomic_token=${secret}`, origin } })).rejects.toThrow(
+			"HTTP 401",
+		);
 
-		const pasted = await fetch(`${base}/logout`, {
+		const pasted = await fetch(`${origin}/logout`, {
 			method: "POST",
 			redirect: "manual",
 			headers: { origin, cookie: `atomic_token=${observer}` },
@@ -323,7 +221,7 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("garbage cookies get 401, never crash the server", async () => {
-		const { base, origin, ws } = await startServer();
+		const { origin, url } = await startServer();
 		const garbage = [
 			"atomic_token=%",
 			"atomic_token=%E0%A4%A",
@@ -337,11 +235,15 @@ describe("atomic serve: the web login", () => {
 			"atomic_token=a; atomic_token=b; atomic_token=c; atomic_token=d; atomic_token=e",
 		];
 		for (const cookie of garbage) {
-			await expect(Client.connect(ws, { cookie })).rejects.toThrow(/HTTP 4(01|29)/);
-			const logout = await fetch(`${base}/logout`, { method: "POST", redirect: "manual", headers: { origin, cookie } });
+			await expect(Client.open(url, { headers: { cookie } })).rejects.toThrow(/HTTP 4(01|29)/);
+			const logout = await fetch(`${origin}/logout`, {
+				method: "POST",
+				redirect: "manual",
+				headers: { origin, cookie },
+			});
 			expect(logout.status).toBe(303);
 		}
-		expect((await fetch(`${base}/health`)).status).toBe(200);
+		expect((await fetch(`${origin}/health`)).status).toBe(200);
 	});
 
 	it("reads Cookie headers robustly", () => {
@@ -357,10 +259,10 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("without a login URL no code exists: nothing is printed and every code is refused", async () => {
-		const { base, lines, loginUrl } = await startServer({ loginUrl: false });
+		const { origin, lines, loginUrl } = await startServer({ loginUrl: false });
 		expect(loginUrl).toBeUndefined();
 		expect(lines.some((line) => line.includes("/login"))).toBe(false);
-		expect((await open(`${base}/login?code=anything`)).status).toBe(401);
-		expect((await open(`${base}/login`)).status).toBe(200);
+		expect((await open(`${origin}/login?code=anything`)).status).toBe(401);
+		expect((await open(`${origin}/login`)).status).toBe(200);
 	});
 });

@@ -4,10 +4,9 @@
  * make deaf, to drop connections the way a network does.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	type ConnectionState,
 	type NetworkClientOptions,
@@ -18,75 +17,14 @@ import {
 } from "../../src/index.js";
 import { SeqGate } from "../../src/rpc/client/network/seq-gate.js";
 import { parseRecord } from "../../src/rpc/client/records.js";
-import { createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
-import type { ReplayLimits } from "../../src/server/event-log.js";
-import { AtomicServer } from "../../src/server/serve.js";
-import { TokenStore } from "../../src/server/tokens.js";
-import { LlmServer, textReply, toolReply } from "../support/llm-server.js";
-import { makeAgentDir } from "../support/rpc-process.js";
+import { textReply, toolReply } from "../support/llm-server.js";
+import { cleanups, startServer, TLS, useServeHarness } from "./harness.js";
 
-const TLS = {
-	cert: readFileSync("test/support/tls/cert.pem", "utf8"),
-	key: readFileSync("test/support/tls/key.pem", "utf8"),
-};
 const DIALOGS = join(import.meta.dirname, "../rpc/fixtures/extensions/dialogs.ts");
 /** Quick reconnects, so that a test does not wait for the default pauses. */
 const FAST = { minDelayMs: 20, maxDelayMs: 200 };
 
-let llm: LlmServer;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-	llm = await LlmServer.start();
-});
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-	llm.reset();
-});
-afterAll(async () => {
-	await llm.close();
-});
-
-/** A server on a free loopback port with one controller and one observer token. */
-async function startServer(
-	options: {
-		replayLimits?: ReplayLimits;
-		tls?: typeof TLS;
-		settings?: Record<string, unknown>;
-		extensions?: string[];
-	} = {},
-) {
-	const dirs = makeAgentDir({ server: llm, settings: options.settings });
-	const tokens = new TokenStore(dirs.agentDir);
-	const controller = tokens.create("laptop", "controller");
-	const observer = tokens.create("phone", "observer");
-	const server = new AtomicServer({
-		host: "127.0.0.1",
-		port: 0,
-		cwd: dirs.work,
-		agentDir: dirs.agentDir,
-		version: "test",
-		replayLimits: options.replayLimits,
-		tls: options.tls,
-		loginUrl: false,
-		log: () => undefined,
-		createSession: ({ cwd, sessionId, approve, ui, cancelDialogs }) =>
-			createAgentSession({
-				cwd,
-				session: sessionId,
-				approve,
-				agentDir: dirs.agentDir,
-				model: "mock/mock-model",
-				noSession: true,
-				extensions: { paths: options.extensions ?? [], discover: false, mode: "rpc", ui, cancelDialogs },
-			}).session,
-	});
-	const port = await server.listen();
-	cleanups.push(() => dirs.cleanup());
-	cleanups.push(() => server.close());
-	const scheme = options.tls ? "wss" : "ws";
-	return { port, tokens, controller, observer, url: `${scheme}://127.0.0.1:${port}/ws` };
-}
+const harness = useServeHarness();
 
 /**
  * A TCP proxy in front of a server. `cut()` destroys every connection through it (the client
@@ -229,7 +167,7 @@ describe("RpcClient over the network", () => {
 		expect(client.ready).toMatchObject({ type: "ready", protocolVersion: 1 });
 		expect(client.supports("attach") && client.supports("prompt")).toBe(true);
 
-		llm.enqueue(textReply("hello over the network"));
+		harness.llm.enqueue(textReply("hello over the network"));
 		const outcome = await client.promptAndWait("hi");
 		expect(outcome.events.at(-1)?.type).toBe("agent_settled");
 		expect(await client.getLastAssistantText()).toBe("hello over the network");
@@ -251,7 +189,7 @@ describe("RpcClient over the network", () => {
 		const b = await connect({ url, token: observer, sessionId: a.attached.sessionId });
 		expect(b.client.sessionId).toBe(a.client.sessionId);
 
-		llm.enqueue(textReply("seen by both"));
+		harness.llm.enqueue(textReply("seen by both"));
 		await a.client.promptAndWait("hi");
 		await until(b.client, () => b.events.some((event) => event.type === "agent_settled"), "b's agent_settled");
 		const numbered = (events: RpcEvent[]) => events.map((event) => [event.seq, event.type]);
@@ -269,7 +207,7 @@ describe("RpcClient over the network", () => {
 		const proxy = await CutProxy.start(port);
 		const { client, events, states, errors } = await connect({ url: proxy.url, token: controller });
 		const text = Array.from({ length: 40 }, (_value, index) => `word${index} `).join("");
-		llm.enqueue({ blocks: [{ type: "text", text, chunks: 40 }], delayMs: 15 });
+		harness.llm.enqueue({ blocks: [{ type: "text", text, chunks: 40 }], delayMs: 15 });
 		const waiting = client.promptAndWait("tell me a long story");
 		let cuts = 0;
 		const stop = client.onEvent((event) => {
@@ -291,7 +229,7 @@ describe("RpcClient over the network", () => {
 		expect(replyText(events)).toBe(text);
 		expect(replyText(outcome.events)).toBe(text);
 		expect(outcome.events.filter((event) => event.type === "agent_settled")).toHaveLength(1);
-		expect(llm.requests).toHaveLength(1);
+		expect(harness.llm.requests).toHaveLength(1);
 		expect(errors).toEqual([]);
 	});
 
@@ -304,7 +242,7 @@ describe("RpcClient over the network", () => {
 		proxy.refusing = true;
 		proxy.cut();
 		await until(a.client, () => a.states.includes("reconnecting"), "reconnecting");
-		llm.enqueue(textReply("said while you were away"));
+		harness.llm.enqueue(textReply("said while you were away"));
 		await b.client.promptAndWait("two");
 		const last = b.client.lastSeq ?? 0;
 		expect(last).toBeGreaterThan(3);
@@ -317,7 +255,7 @@ describe("RpcClient over the network", () => {
 		expect(JSON.stringify(resync.messages)).toContain("said while you were away");
 		expect(a.client.lastSeq).toBe(last);
 
-		llm.enqueue(textReply("and now"));
+		harness.llm.enqueue(textReply("and now"));
 		const before = a.events.length;
 		await a.client.promptAndWait("three");
 		const after = seqs(a.events.slice(before));
@@ -358,7 +296,7 @@ describe("RpcClient over the network", () => {
 		const { port, controller } = await startServer();
 		const proxy = await CutProxy.start(port);
 		const { client, events, errors } = await connect({ url: proxy.url, token: controller });
-		llm.enqueue(textReply("ran once"));
+		harness.llm.enqueue(textReply("ran once"));
 		proxy.deaf = true;
 		const prompted = client.prompt("run this once").then(
 			() => undefined,
@@ -367,8 +305,9 @@ describe("RpcClient over the network", () => {
 		const state = client.getState();
 		// The prompt reached the agent: the model was asked.
 		const deadline = Date.now() + 20_000;
-		while (llm.requests.length === 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
-		expect(llm.requests).toHaveLength(1);
+		while (harness.llm.requests.length === 0 && Date.now() < deadline)
+			await new Promise((done) => setTimeout(done, 10));
+		expect(harness.llm.requests).toHaveLength(1);
 		proxy.cut();
 		proxy.deaf = false;
 
@@ -381,7 +320,7 @@ describe("RpcClient over the network", () => {
 		await until(client, () => events.some((event) => event.type === "agent_settled"), "agent_settled");
 		await client.waitForIdle();
 		expect(replyText(events)).toBe("ran once");
-		expect(llm.requests).toHaveLength(1);
+		expect(harness.llm.requests).toHaveLength(1);
 		expect(errors).toEqual([]);
 	});
 
@@ -431,7 +370,7 @@ describe("RpcClient over the network", () => {
 	it("close() leaves nothing running: a process that used the client exits by itself", async () => {
 		const { port, url, controller } = await startServer();
 		const proxy = await CutProxy.start(port);
-		llm.enqueue(textReply("bye"));
+		harness.llm.enqueue(textReply("bye"));
 		const script = `
 const { RpcClient } = require(${JSON.stringify(resolve("dist/index.js"))});
 (async () => {
@@ -502,7 +441,7 @@ const { RpcClient } = require(${JSON.stringify(resolve("dist/index.js"))});
 		await until(a.client, () => notices(a.events).includes("ask confirmed=true"), "the command's notice");
 		expect(a.events.some((event) => event.type === "extension_ui_resolved")).toBe(true);
 
-		llm.enqueue(toolReply("bash", { command: "echo approved-over-the-network" }), textReply("done"));
+		harness.llm.enqueue(toolReply("bash", { command: "echo approved-over-the-network" }), textReply("done"));
 		const outcome = await a.client.promptAndWait("run it");
 		const result = outcome.events.find((event) => event.type === "tool_execution_end");
 		expect(JSON.stringify(result)).toContain("approved-over-the-network");

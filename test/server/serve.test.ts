@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { TokenStore } from "../../src/server/tokens.js";
 import { textReply, toolReply } from "../support/llm-server.js";
-import { CLI, childEnv, makeAgentDir } from "../support/rpc-process.js";
-import { Client, cleanups, type Record_, startServer, useServeHarness } from "./harness.js";
+import { makeAgentDir } from "../support/rpc-process.js";
+import { Client, cleanups, type Record_, spawnServe, startServer, useServeHarness } from "./harness.js";
 
 const harness = useServeHarness();
 
@@ -108,28 +107,12 @@ describe("atomic serve", () => {
 		const dirs = makeAgentDir({ server: harness.llm });
 		cleanups.push(() => dirs.cleanup());
 		const token = new TokenStore(dirs.agentDir).create("cli", "controller");
-		const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--cwd", dirs.work], {
-			env: childEnv(dirs.agentDir, dirs.home),
-			stdio: ["ignore", "ignore", "pipe"],
-		});
-		cleanups.push(() => {
-			child.kill("SIGKILL");
-		});
-		let stderr = "";
-		const url = await new Promise<string>((resolve, reject) => {
-			child.stderr.on("data", (chunk: Buffer) => {
-				stderr += chunk.toString();
-				const found = /atomic serve: (ws:\/\/\S+)/.exec(stderr);
-				if (found?.[1]) resolve(found[1]);
-			});
-			child.on("exit", () => reject(new Error(`exited: ${stderr}`)));
-		});
+		const serve = await spawnServe(dirs, [], (stderr) => /atomic serve: (ws:\/\/\S+)/.exec(stderr)?.[1]);
+		const url = serve.found;
 		const client = await Client.connect(url, token);
 		const attached = await client.request({ type: "attach", sessionId: null, cwd: dirs.work });
 		expect(attached.success, String(attached.error)).toBe(true);
-		const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-		child.kill("SIGTERM");
-		expect(await exited).toBe(0);
+		expect(await serve.stop()).toBe(0);
 		await client.waitFor(() => client.closed !== undefined).catch(() => undefined);
 		expect(client.closed?.code).toBe(1001);
 	});

@@ -2,65 +2,27 @@ import { mkdirSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { createAgentSession } from "../../src/runtime/facade/create-agent-session.js";
-import { AtomicServer } from "../../src/server/serve.js";
-import { TokenStore } from "../../src/server/tokens.js";
-import { LlmServer, textReply, toolReply } from "../support/llm-server.js";
-import { makeAgentDir } from "../support/rpc-process.js";
+import { afterAll, expect, it } from "vitest";
+import { cleanups, startServer, useServeHarness } from "../server/harness.js";
+import { textReply, toolReply } from "../support/llm-server.js";
 import { describeWithBrowser, launchBrowser } from "./browser.js";
 
 const WEB_ROOT = resolve("dist/web");
 const SHOTS = process.env.ATOMIC_WEB_SCREENSHOTS;
 const DIALOGS = join(import.meta.dirname, "../rpc/fixtures/extensions/dialogs.ts");
 
-let llm: LlmServer;
-let browser: Browser;
-const cleanups: (() => Promise<void> | void)[] = [];
+const harness = useServeHarness();
+let browser: Browser | undefined;
 
-beforeAll(async () => {
-	llm = await LlmServer.start();
-});
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-	llm.reset();
-});
 afterAll(async () => {
 	await browser?.close();
-	await llm?.close();
 });
 
 /** A server with the built page, its one-time login URL, and an observer token. */
-async function startServer(options: { settings?: Record<string, unknown>; extensions?: string[] } = {}) {
-	const dirs = makeAgentDir({ server: llm, settings: options.settings });
-	const observer = new TokenStore(dirs.agentDir).create("phone", "observer");
-	const lines: string[] = [];
-	const server = new AtomicServer({
-		host: "127.0.0.1",
-		port: 0,
-		cwd: dirs.work,
-		agentDir: dirs.agentDir,
-		version: "test",
-		webRoot: WEB_ROOT,
-		log: (line) => lines.push(line),
-		createSession: ({ cwd, sessionId, approve, ui, cancelDialogs }) =>
-			createAgentSession({
-				cwd,
-				session: sessionId,
-				approve,
-				agentDir: dirs.agentDir,
-				model: "mock/mock-model",
-				noSession: true,
-				extensions: { paths: options.extensions ?? [], discover: false, mode: "rpc", ui, cancelDialogs },
-			}).session,
-	});
-	const port = await server.listen();
-	cleanups.push(() => dirs.cleanup());
-	cleanups.push(() => server.close());
-	const loginLine = lines.find((line) => line.includes("/login?code="));
-	const loginUrl = /(http:\S+)/.exec(loginLine ?? "")?.[1];
-	if (!loginUrl) throw new Error(`no login URL in ${lines.join("\n")}`);
-	return { port, loginUrl, observer, origin: `http://127.0.0.1:${port}` };
+async function startWebServer(options: { settings?: Record<string, unknown>; extensions?: string[] } = {}) {
+	const started = await startServer({ ...options, webRoot: WEB_ROOT });
+	if (!started.loginUrl) throw new Error(`no login URL in ${started.lines.join("\n")}`);
+	return { ...started, loginUrl: started.loginUrl };
 }
 
 async function newContext(viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
@@ -95,7 +57,7 @@ async function send(page: Page, text: string): Promise<void> {
 
 describeWithBrowser("the web page of atomic serve", () => {
 	it("logs in with the printed link, streams a reply and shows a tool call with its output", async () => {
-		const { loginUrl, origin } = await startServer();
+		const { loginUrl, origin } = await startWebServer();
 		const { page, context } = await loggedIn(loginUrl);
 		expect(page.url()).toBe(`${origin}/`);
 		const cookies = await context.cookies();
@@ -104,7 +66,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 			sameSite: "Strict",
 		});
 
-		llm.enqueue(
+		harness.llm.enqueue(
 			toolReply("bash", { command: "echo from-the-tool" }),
 			textReply("The tool said **from-the-tool**.\n\n```js\nconst answer = 42;\n```"),
 		);
@@ -122,13 +84,13 @@ describeWithBrowser("the web page of atomic serve", () => {
 	});
 
 	it("shows an approval in two pages; answered in one, it leaves the other at once", async () => {
-		const { loginUrl } = await startServer({ settings: { permissions: { mode: "ask" } } });
+		const { loginUrl } = await startWebServer({ settings: { permissions: { mode: "ask" } } });
 		const { page: first, context } = await loggedIn(loginUrl);
 		const second = await context.newPage();
 		await second.goto(`${new URL(loginUrl).origin}/`);
 		await second.getByRole("list", { name: "Sessions" }).getByRole("button").first().waitFor();
 
-		llm.enqueue(toolReply("bash", { command: "echo approved" }), textReply("done"));
+		harness.llm.enqueue(toolReply("bash", { command: "echo approved" }), textReply("done"));
 		await send(first, "run it");
 		const inFirst = first.getByRole("dialog");
 		const inSecond = second.getByRole("dialog");
@@ -143,7 +105,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 	});
 
 	it("shows an extension's dialog and sends its answer", async () => {
-		const { loginUrl } = await startServer({ extensions: [DIALOGS] });
+		const { loginUrl } = await startWebServer({ extensions: [DIALOGS] });
 		const { page } = await loggedIn(loginUrl);
 		await send(page, "/ask");
 		const dialog = page.getByRole("dialog");
@@ -154,7 +116,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 	});
 
 	it("comes back after the connection is cut mid-reply and shows the whole reply once", async () => {
-		const { port, loginUrl } = await startServer();
+		const { port, loginUrl } = await startWebServer();
 		// The page talks to the server through a relay the test can cut (the relay's origin is the page's).
 		const relay = await startRelay(port);
 		cleanups.push(() => relay.close());
@@ -165,7 +127,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 		await page.getByRole("list", { name: "Sessions" }).getByRole("button").first().waitFor();
 
 		const pieces = Array.from({ length: 30 }, (_value, index) => `word${index} `);
-		llm.enqueue({ blocks: [{ type: "text", text: pieces.join(""), chunks: pieces }], delayMs: 40 });
+		harness.llm.enqueue({ blocks: [{ type: "text", text: pieces.join(""), chunks: pieces }], delayMs: 40 });
 		await send(page, "a slow reply");
 		await page.locator("#conversation").getByText("word3", { exact: false }).first().waitFor();
 		relay.cut();
@@ -178,7 +140,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 	});
 
 	it("shows an observer everything and lets it send nothing", async () => {
-		const { origin, observer } = await startServer();
+		const { origin, observer } = await startWebServer();
 		const context = await newContext();
 		const page = await context.newPage();
 		await page.goto(`${origin}/login`);
@@ -191,9 +153,9 @@ describeWithBrowser("the web page of atomic serve", () => {
 	});
 
 	it("fits a phone's width (390×844) with no horizontal scrolling", async () => {
-		const { loginUrl } = await startServer();
+		const { loginUrl } = await startWebServer();
 		const { page } = await loggedIn(loginUrl, { width: 390, height: 844 });
-		llm.enqueue(textReply(`A long line: ${"x".repeat(300)}\n\n\`\`\`\n${"y".repeat(300)}\n\`\`\``));
+		harness.llm.enqueue(textReply(`A long line: ${"x".repeat(300)}\n\n\`\`\`\n${"y".repeat(300)}\n\`\`\``));
 		await send(page, "a wide reply");
 		await page.locator("#conversation .kind-assistant").waitFor();
 		const widths = await page.evaluate(() => ({
