@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type RpcClient, RpcCommandError, type RpcEvent, RpcTimeoutError } from "../../src/index.js";
 import { type ScriptedReply, textReply, toolReply } from "../support/llm-server.js";
+import { replyText } from "../support/reply-text.js";
 import { OBSERVATION_EVENTS } from "../support/rpc-process.js";
 import { nextEvent, startClient, useClientHarness, useSharedClient } from "./helpers.js";
 
@@ -40,16 +41,6 @@ async function startStalledRun(client: RpcClient): Promise<void> {
 	await streaming;
 }
 
-function textOf(events: RpcEvent[]): string {
-	return events
-		.map((event) =>
-			event.type === "message_update" && event.assistantMessageEvent.type === "text_delta"
-				? event.assistantMessageEvent.delta
-				: "",
-		)
-		.join("");
-}
-
 describe("onEvent", () => {
 	it("delivers ready first, then a run's events in order; the removal stops delivery", async () => {
 		const { client } = await startClient(harness.server, { start: false });
@@ -64,7 +55,7 @@ describe("onEvent", () => {
 		harness.server.enqueue(HELLO);
 		await client.promptAndWait("hi");
 		expect(runTypes(seen.slice(1).map((event) => event.type))).toEqual(PLAIN_RUN);
-		expect(textOf(seen)).toBe("hello there");
+		expect(replyText(seen)).toBe("hello there");
 		stop();
 		const count = seen.length;
 		await client.promptAndWait("again");
@@ -97,7 +88,7 @@ describe("events()", () => {
 			if (event.type === "agent_settled") break;
 		}
 		expect(runTypes(seen.map((event) => event.type))).toEqual(PLAIN_RUN);
-		expect(textOf(seen)).toBe("hello there");
+		expect(replyText(seen)).toBe("hello there");
 		await client.promptAndWait("again");
 		expect(await iterator.next()).toEqual({ done: true, value: undefined });
 	});

@@ -18,6 +18,7 @@ import {
 import { SeqGate } from "../../src/rpc/client/network/seq-gate.js";
 import { parseRecord } from "../../src/rpc/client/records.js";
 import { textReply, toolReply } from "../support/llm-server.js";
+import { replyText } from "../support/reply-text.js";
 import { cleanups, startServer, TLS, useServeHarness } from "./harness.js";
 
 const DIALOGS = join(import.meta.dirname, "../rpc/fixtures/extensions/dialogs.ts");
@@ -144,16 +145,6 @@ function seqs(events: RpcEvent[]): number[] {
 /** Numbers from `from` to `to`. */
 function run(from: number, to: number): number[] {
 	return Array.from({ length: to - from + 1 }, (_value, index) => from + index);
-}
-
-function replyText(events: RpcEvent[]): string {
-	return events
-		.map((event) =>
-			event.type === "message_update" && event.assistantMessageEvent.type === "text_delta"
-				? event.assistantMessageEvent.delta
-				: "",
-		)
-		.join("");
 }
 
 describe("RpcClient over the network", () => {
