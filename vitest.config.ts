@@ -15,6 +15,8 @@ const OWN_MODULE_GRAPH = [
 	"test/llm/google-generative-ai.test.ts",
 	"test/llm/models-json-validator.test.ts",
 	"test/llm/openai-lazy-load.test.ts",
+	// Checks that the command validator is not loaded yet: a server test in the same worker loads it.
+	"test/llm/quick-check.test.ts",
 	"test/llm/timer-limit.test.ts",
 	"test/mcp/session.test.ts",
 	"test/resources/commands.test.ts",
