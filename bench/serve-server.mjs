@@ -11,8 +11,11 @@ import { isolatedEnv, modelsJson, settings } from "./agent.mjs";
 import { treeRssKb } from "./proc-stats.mjs";
 
 export class ServeProcess {
-	/** Starts `atomic serve` for `spec` (Atomic) against the mock; resolves once it listens. */
-	static async start(spec, baseUrl) {
+	/**
+	 * Starts `atomic serve` for `spec` (Atomic) against the mock; resolves once it listens. `args` are
+	 * added to its command line (e.g. `--idle-unload 1`).
+	 */
+	static async start(spec, baseUrl, { args = [] } = {}) {
 		const root = mkdtempSync(join(tmpdir(), "bench-serve-"));
 		for (const dir of ["config", "home", "tmp", "work"]) mkdirSync(join(root, dir));
 		writeFileSync(join(root, "config", "models.json"), JSON.stringify(modelsJson(baseUrl, 200_000), null, 2));
@@ -38,6 +41,7 @@ export class ServeProcess {
 				"--model",
 				"mock-model",
 				"--no-session",
+				...args,
 			],
 			{ cwd: join(root, "work"), env, stdio: ["ignore", "ignore", "pipe"] },
 		);

@@ -5,10 +5,14 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { cpuMs } from "../proc-cpu.mjs";
+import { RawClientGroup, RawServeClient } from "../serve-raw-client.mjs";
 import { ServeProcess, updateRate } from "../serve-server.mjs";
 import { warmAgent } from "./warm.mjs";
 
 const REPLY = "stream [[tokens=2000]]";
+/** A reply at the mock's full speed long enough (10,000 deltas) for a steady rate. */
+const FANOUT_REPLY = "stream [[tokens=10000]]";
 /** A reply at the pace of a fast model: 500 deltas about 2 ms apart. */
 const PACED = "stream [[tokens=500]] [[delay_ms=2]]";
 const SHORT = "hi [[tokens=5]]";
@@ -69,24 +73,30 @@ const fanout = {
 	group: "serve",
 	atomicOnly: true,
 	rows: [
-		{ key: "stdioRate", label: "message_update/s, one stdio RPC client (2000-token reply)", unit: "k/s" },
+		{ key: "stdioRate", label: "message_update/s, one stdio RPC client (10,000-token reply)", unit: "k/s" },
 		{ key: "slowestOfTenRate", label: "message_update/s, slowest of ten clients of one served session", unit: "k/s" },
 		{ key: "fanoutRatio", label: "slowest of ten served ÷ one stdio", unit: "×", goal: { min: 0.9 } },
+		{ key: "stdioCpuMs", label: "CPU time of the agent for that reply, one stdio client", unit: "ms" },
+		{ key: "serverCpuMs", label: "CPU time of the server for that reply, ten clients", unit: "ms" },
 		{ key: "pacedStdioRate", label: "message_update/s, one stdio client, a reply at a fast model's pace", unit: "k/s" },
 		{ key: "pacedSlowestRate", label: "message_update/s, slowest of ten served, the same reply", unit: "k/s" },
 		{ key: "pacedRatio", label: "at a fast model's pace: slowest of ten ÷ one stdio", unit: "×", goal: { min: 0.9 } },
 	],
 	async prepare(spec, context) {
-		const stdio = await warmAgent(spec, context, [REPLY, REPLY]);
+		const stdio = await warmAgent(spec, context, [FANOUT_REPLY, FANOUT_REPLY]);
 		const server = await ServeProcess.start(spec, context.baseUrl);
 		const clients = await clientsProcess(server, 10);
-		for (let warm = 0; warm < 6; warm++) await clients.prompt(REPLY);
+		for (let warm = 0; warm < 2; warm++) await clients.prompt(FANOUT_REPLY);
 		return { stdio, server, clients };
 	},
-	async measure(_spec, _context, { stdio, clients }) {
-		const { from, end } = await stdio.prompt(REPLY);
+	async measure(_spec, _context, { stdio, server, clients }) {
+		const stdioCpuBefore = cpuMs(stdio.child.pid);
+		const { from, end } = await stdio.prompt(FANOUT_REPLY);
+		const stdioCpuMs = cpuMs(stdio.child.pid) - stdioCpuBefore;
 		const stdioRate = updateRate(stdio.records.slice(from, end.index));
-		const slowestOfTenRate = Math.min(...(await clients.prompt(REPLY)));
+		const serverCpuBefore = cpuMs(server.child.pid);
+		const slowestOfTenRate = Math.min(...(await clients.prompt(FANOUT_REPLY)));
+		const serverCpuMs = cpuMs(server.child.pid) - serverCpuBefore;
 		const paced = await stdio.prompt(PACED);
 		const pacedStdioRate = updateRate(stdio.records.slice(paced.from, paced.end.index));
 		const pacedSlowestRate = Math.min(...(await clients.prompt(PACED)));
@@ -94,6 +104,8 @@ const fanout = {
 			stdioRate,
 			slowestOfTenRate,
 			fanoutRatio: slowestOfTenRate / stdioRate,
+			stdioCpuMs,
+			serverCpuMs,
 			pacedStdioRate,
 			pacedSlowestRate,
 			pacedRatio: pacedSlowestRate / pacedStdioRate,
@@ -135,6 +147,7 @@ const resume = {
 		const missed = back.records.slice(from).filter((record) => typeof record.seq === "number").length;
 		back.close();
 		if (missed !== last - seen) throw new Error(`replayed ${missed} events, expected ${last - seen}`);
+		if (missed < 10_000) throw new Error(`only ${missed} events were missed, fewer than the figure's 10,000`);
 		return { missedEvents: missed, resumeMs: arrived.time - sentAt };
 	},
 	async finish({ server, driver }) {
@@ -176,22 +189,52 @@ const idleMemory = {
 	},
 };
 
-/** A reply long enough (about 2 MB of events) that a slow client's effect would show. */
+/** The measured reply: 8000 deltas, about 1.2 MB of events for each client. */
 const LONG_REPLY = "stream [[tokens=8000]]";
+/**
+ * A reply the slow client falls behind on before the measured one: about 6 MB, more than loopback's
+ * socket buffers hold (about 4 MB), so that the server itself holds what the slow client has not read.
+ */
+const FILL_REPLY = "stream [[tokens=40000]]";
+const SLOW_READ_RATE = 100 * 1024;
+const MiB = 1024 * 1024;
 
-/** The time from a prompt's sending to each fast client's agent_settled, the slowest of them. */
-async function fastClientsMs(clients) {
-	const { sentAt, settled } = await promptAll(clients[0], clients, LONG_REPLY);
-	return Math.max(...settled.map((record) => record.time - sentAt));
-}
-
-/** Makes `client` read at most `bytesPerSecond`: its socket pauses after each chunk for as long as the chunk takes. */
-function throttle(client, bytesPerSecond) {
-	const socket = client.socket._socket;
-	socket.on("data", (chunk) => {
-		socket.pause();
-		setTimeout(() => socket.resume(), (chunk.length / bytesPerSecond) * 1000).unref();
-	});
+/**
+ * Three fast clients attached to a new session, and with `fourthReadRate` a fourth one reading at
+ * that many bytes a second (0: as fast as it comes). The long reply, then the measured one twice:
+ * the time from its sending to each fast client's agent_settled, the slowest of them, in the
+ * quicker of the two (the machine's other work only ever adds time); the server's CPU time for
+ * that one; and how far behind the fourth client was at the end. A new session each time keeps
+ * the conversation (and the requests to the model) the same size in every case.
+ */
+async function fastClients(server, fourthReadRate) {
+	const group = await RawClientGroup.attach(server.url, server.token, 3);
+	let fourth;
+	try {
+		if (fourthReadRate !== undefined) {
+			fourth = await RawServeClient.connect(server.url, server.token);
+			await fourth.request({ type: "attach", sessionId: group.sessionId });
+			fourth.setReadRate(fourthReadRate);
+		}
+		// A fast client that sends nothing (so gets no responses) is sent what the fourth is sent.
+		const reference = group.clients[1];
+		const sentBefore = reference.bytesRead;
+		const readBefore = fourth?.bytesRead ?? 0;
+		await group.prompt(FILL_REPLY);
+		const measured = [];
+		for (let repeat = 0; repeat < 2; repeat++) {
+			const cpuBefore = cpuMs(server.child.pid);
+			const { sentAt, settledAt } = await group.prompt(LONG_REPLY);
+			measured.push({ ms: Math.max(...settledAt) - sentAt, serverCpuMs: cpuMs(server.child.pid) - cpuBefore });
+		}
+		if (fourth?.closed) throw new Error("the server closed the fourth client");
+		const read = fourth === undefined ? 0 : fourth.bytesRead - readBefore;
+		const quicker = measured[0].ms <= measured[1].ms ? measured[0] : measured[1];
+		return { ...quicker, behindMb: (reference.bytesRead - sentBefore - read) / MiB };
+	} finally {
+		fourth?.close();
+		group.close();
+	}
 }
 
 const slowClient = {
@@ -200,28 +243,34 @@ const slowClient = {
 	atomicOnly: true,
 	rows: [
 		{ key: "fastAloneMs", label: "three fast clients: prompt → last agent_settled (8000-token reply)", unit: "ms" },
+		{ key: "fastBesideFastMs", label: "the same with a fourth client reading as fast as it comes", unit: "ms" },
 		{ key: "fastBesideSlowMs", label: "the same with a fourth client reading 100 KB/s", unit: "ms" },
-		{ key: "slowClientRatio", label: "beside a slow client ÷ alone", unit: "×", goal: { max: 1.1 } },
+		{ key: "slowClientRatio", label: "beside a slow fourth ÷ beside a fast fourth", unit: "×", goal: { max: 1.1 } },
+		{ key: "slowBehindMb", label: "what the slow client had not read when the reply ended", unit: "MB" },
+		{ key: "cpuBesideFastMs", label: "CPU time of the server for that reply, beside a fast fourth", unit: "ms" },
+		{ key: "cpuBesideSlowMs", label: "CPU time of the server for that reply, beside a slow fourth", unit: "ms" },
 	],
 	async prepare(spec, context) {
-		const server = await ServeProcess.start(spec, context.baseUrl);
-		const { clients, sessionId } = await attachedClients(server, 3);
-		for (let warm = 0; warm < 2; warm++) await fastClientsMs(clients);
-		return { server, clients, sessionId };
+		// Each case's session is unloaded a second after its clients leave, so the server does not grow over the runs.
+		const server = await ServeProcess.start(spec, context.baseUrl, { args: ["--idle-unload", "1"] });
+		await fastClients(server, 0);
+		return server;
 	},
-	async measure(_spec, _context, { server, clients, sessionId }) {
-		const fastAloneMs = await fastClientsMs(clients);
-		const slow = await server.connect({ light: true });
-		await slow.attach(sessionId);
-		throttle(slow, 100 * 1024);
-		const fastBesideSlowMs = await fastClientsMs(clients);
-		slow.close();
-		return { fastAloneMs, fastBesideSlowMs, slowClientRatio: fastBesideSlowMs / fastAloneMs };
+	async measure(_spec, _context, server) {
+		const alone = await fastClients(server);
+		const fast = await fastClients(server, 0);
+		const slow = await fastClients(server, SLOW_READ_RATE);
+		return {
+			fastAloneMs: alone.ms,
+			fastBesideFastMs: fast.ms,
+			fastBesideSlowMs: slow.ms,
+			slowClientRatio: slow.ms / fast.ms,
+			slowBehindMb: slow.behindMb,
+			cpuBesideFastMs: fast.serverCpuMs,
+			cpuBesideSlowMs: slow.serverCpuMs,
+		};
 	},
-	async finish({ server, clients }) {
-		for (const client of clients) client.close();
-		await server.close();
-	},
+	finish: (server) => server.close(),
 };
 
 export const serveFigures = [fanout, resume, idleMemory, slowClient];
