@@ -1,65 +1,27 @@
-import { mkdirSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
-import { join, resolve } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, expect, it } from "vitest";
-import { cleanups, startServer, useServeHarness } from "../server/harness.js";
+import { expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
-import { describeWithBrowser, launchBrowser } from "./browser.js";
+import { describeWithBrowser } from "./browser.js";
+import {
+	anotherTab,
+	DIALOGS,
+	loggedIn,
+	newContext,
+	occurrences,
+	send,
+	shot,
+	startRelay,
+	startWebServer,
+	useWebHarness,
+} from "./support.js";
 
-const WEB_ROOT = resolve("dist/web");
-const SHOTS = process.env.ATOMIC_WEB_SCREENSHOTS;
-const DIALOGS = join(import.meta.dirname, "../rpc/fixtures/extensions/dialogs.ts");
-
-const harness = useServeHarness();
-let browser: Browser | undefined;
-
-afterAll(async () => {
-	await browser?.close();
-});
-
-/** A server with the built page, its one-time login URL, and an observer token. */
-async function startWebServer(options: { settings?: Record<string, unknown>; extensions?: string[] } = {}) {
-	const started = await startServer({ ...options, webRoot: WEB_ROOT });
-	if (!started.loginUrl) throw new Error(`no login URL in ${started.lines.join("\n")}`);
-	return { ...started, loginUrl: started.loginUrl };
-}
-
-async function newContext(viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {
-	browser ??= await launchBrowser();
-	const context = await browser.newContext({ viewport });
-	cleanups.push(() => context.close());
-	return context;
-}
-
-/** A logged-in page (through the printed one-time URL). */
-async function loggedIn(
-	loginUrl: string,
-	viewport?: { width: number; height: number },
-): Promise<{ page: Page; context: BrowserContext }> {
-	const context = await newContext(viewport);
-	const page = await context.newPage();
-	await page.goto(loginUrl);
-	await page.getByRole("list", { name: "Sessions" }).getByRole("button").first().waitFor();
-	return { page, context };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-	if (!SHOTS) return;
-	mkdirSync(SHOTS, { recursive: true });
-	await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
-
-async function send(page: Page, text: string): Promise<void> {
-	await page.getByRole("textbox", { name: "Message" }).fill(text);
-	await page.getByRole("textbox", { name: "Message" }).press("Enter");
-}
+const harness = useWebHarness();
 
 describeWithBrowser("the web page of atomic serve", () => {
 	it("logs in with the printed link, streams a reply and shows a tool call with its output", async () => {
 		const { loginUrl, origin } = await startWebServer();
 		const { page, context } = await loggedIn(loginUrl);
-		expect(page.url()).toBe(`${origin}/`);
+		const address = new URL(page.url());
+		expect(`${address.origin}${address.pathname}`).toBe(`${origin}/`);
 		const cookies = await context.cookies();
 		expect(cookies.find((cookie) => cookie.name === "atomic_token")).toMatchObject({
 			httpOnly: true,
@@ -72,7 +34,6 @@ describeWithBrowser("the web page of atomic serve", () => {
 		);
 		await send(page, "run the tool");
 		const conversation = page.locator("#conversation");
-		await conversation.getByText("from-the-tool", { exact: false }).first().waitFor();
 		await conversation.locator("strong", { hasText: "from-the-tool" }).waitFor();
 		await expect.poll(() => conversation.locator(".kind-tool-result").count()).toBe(1);
 		expect(await conversation.locator(".kind-tool-result").textContent()).toContain("from-the-tool");
@@ -81,14 +42,14 @@ describeWithBrowser("the web page of atomic serve", () => {
 		// The session's usage so far.
 		await expect.poll(() => page.locator("#usage").textContent()).toMatch(/\d+ tokens/);
 		await shot(page, "conversation");
+		await page.emulateMedia({ colorScheme: "dark" });
+		await shot(page, "conversation-dark");
 	});
 
 	it("shows an approval in two pages; answered in one, it leaves the other at once", async () => {
-		const { loginUrl } = await startWebServer({ settings: { permissions: { mode: "ask" } } });
+		const { loginUrl, origin } = await startWebServer({ settings: { permissions: { mode: "ask" } } });
 		const { page: first, context } = await loggedIn(loginUrl);
-		const second = await context.newPage();
-		await second.goto(`${new URL(loginUrl).origin}/`);
-		await second.getByRole("list", { name: "Sessions" }).getByRole("button").first().waitFor();
+		const second = await anotherTab(context, origin);
 
 		harness.llm.enqueue(toolReply("bash", { command: "echo approved" }), textReply("done"));
 		await send(first, "run it");
@@ -119,12 +80,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 		const { port, loginUrl } = await startWebServer();
 		// The page talks to the server through a relay the test can cut (the relay's origin is the page's).
 		const relay = await startRelay(port);
-		cleanups.push(() => relay.close());
-		const context = await newContext();
-		const page = await context.newPage();
-		const code = new URL(loginUrl).searchParams.get("code");
-		await page.goto(`http://127.0.0.1:${relay.port}/login?code=${code}`);
-		await page.getByRole("list", { name: "Sessions" }).getByRole("button").first().waitFor();
+		const { page } = await loggedIn(loginUrl, { via: relay.port });
 
 		const pieces = Array.from({ length: 30 }, (_value, index) => `word${index} `);
 		harness.llm.enqueue({ blocks: [{ type: "text", text: pieces.join(""), chunks: pieces }], delayMs: 40 });
@@ -134,27 +90,88 @@ describeWithBrowser("the web page of atomic serve", () => {
 		await page.locator("#status").getByText("Reconnecting…").waitFor();
 		await page.locator("#conversation .kind-assistant:not(.streaming)").getByText("word29", { exact: false }).waitFor();
 		await expect.poll(() => page.locator("#status").textContent()).toBe("");
-		const text = (await page.locator("#conversation").textContent()) ?? "";
-		expect(text.split("word17 ").length - 1).toBe(1);
-		expect(text).toContain(pieces.join("").trim());
+		expect(await occurrences(page, "word17 ")).toBe(1);
+		expect(await occurrences(page, "a slow reply")).toBe(1);
+		expect(await page.locator("#conversation").textContent()).toContain(pieces.join("").trim());
 	});
 
-	it("shows an observer everything and lets it send nothing", async () => {
-		const { origin, observer } = await startWebServer();
+	it("shows an observer everything, approvals included, and lets it change nothing", async () => {
+		const { loginUrl, origin, observer } = await startWebServer({ settings: { permissions: { mode: "ask" } } });
+		const { page: controller } = await loggedIn(loginUrl);
+		harness.llm.enqueue(textReply("Hello, **observer**."));
+		await send(controller, "first");
+		await controller.locator("#conversation strong", { hasText: "observer" }).waitFor();
+
 		const context = await newContext();
 		const page = await context.newPage();
 		await page.goto(`${origin}/login`);
 		await page.locator('input[name="token"]').fill(observer);
 		await page.getByRole("button", { name: "Log in" }).click();
 		await page.getByText("Read-only: this login is an observer's.").waitFor();
+		await page.locator("#conversation strong", { hasText: "observer" }).waitFor();
+		for (const name of ["Send", "New session", "Rename", "Fork…"]) {
+			expect(await page.getByRole("button", { name, exact: true }).isDisabled()).toBe(true);
+		}
 		expect(await page.getByRole("textbox", { name: "Message" }).isDisabled()).toBe(true);
-		expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
-		expect(await page.getByRole("button", { name: "New session", exact: true }).isDisabled()).toBe(true);
+		expect(await page.locator("#model").isDisabled()).toBe(true);
+
+		harness.llm.enqueue(toolReply("bash", { command: "echo watched" }), textReply("done"));
+		await send(controller, "run it");
+		const dialog = page.getByRole("dialog");
+		await dialog.getByText("Waiting for a controller to answer.").waitFor();
+		expect(await dialog.getByRole("button").count()).toBe(0);
+		await controller.getByRole("dialog").getByRole("button", { name: "Deny" }).click();
+		await dialog.waitFor({ state: "detached" });
+	});
+
+	it("sends with Enter, adds a line with Shift+Enter, queues while it works, and stops with Escape", async () => {
+		const { loginUrl } = await startWebServer();
+		const { page } = await loggedIn(loginUrl);
+		const box = page.getByRole("textbox", { name: "Message" });
+		await box.fill("one");
+		await box.press("Shift+Enter");
+		await box.pressSequentially("two");
+		expect(await box.inputValue()).toBe("one\ntwo");
+
+		const pieces = Array.from({ length: 200 }, (_value, index) => `tick${index} `);
+		harness.llm.enqueue({ blocks: [{ type: "text", text: pieces.join(""), chunks: pieces }], delayMs: 50 });
+		await box.press("Enter");
+		await page.locator("#conversation").getByText("tick2", { exact: false }).first().waitFor();
+		expect(await box.inputValue()).toBe("");
+		// While it works the message is queued, as a follow-up when picked so.
+		await page.getByRole("radio", { name: "Follow-up" }).check();
+		await send(page, "after that");
+		await page.locator("#queue").getByText("follow-up: after that").waitFor();
+		await page.getByRole("button", { name: "Clear queue" }).click();
+		await page.locator("#queue").waitFor({ state: "hidden" });
+
+		await page.locator("body").press("Escape");
+		await page.locator("#conversation .kind-assistant.error").getByText("Aborted").waitFor();
+		await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
+	});
+
+	it("logs out: the page is left for the login form", async () => {
+		const { loginUrl } = await startWebServer();
+		const { page } = await loggedIn(loginUrl);
+		await page.getByRole("button", { name: "Log out" }).click();
+		await page.waitForURL((url) => url.pathname === "/login");
+		await page.goto(new URL("/", page.url()).href);
+		await page.locator("#status").getByText("Not logged in").waitFor();
+	});
+
+	it("ends with a login prompt when its token is revoked", async () => {
+		const { loginUrl, tokens } = await startWebServer();
+		const { page } = await loggedIn(loginUrl);
+		const name = tokens.list().find((token) => token.name.startsWith("web-"))?.name;
+		if (!name) throw new Error("the login link made no token");
+		tokens.revoke(name);
+		await page.locator("#status").getByText("Not logged in").waitFor();
+		await page.getByText("This login was revoked.").waitFor();
 	});
 
 	it("fits a phone's width (390×844) with no horizontal scrolling", async () => {
 		const { loginUrl } = await startWebServer();
-		const { page } = await loggedIn(loginUrl, { width: 390, height: 844 });
+		const { page } = await loggedIn(loginUrl, { viewport: { width: 390, height: 844 } });
 		harness.llm.enqueue(textReply(`A long line: ${"x".repeat(300)}\n\n\`\`\`\n${"y".repeat(300)}\n\`\`\``));
 		await send(page, "a wide reply");
 		await page.locator("#conversation .kind-assistant").waitFor();
@@ -166,34 +183,3 @@ describeWithBrowser("the web page of atomic serve", () => {
 		await shot(page, "phone");
 	});
 });
-
-/** A TCP relay to `target` whose connections the test can cut. */
-async function startRelay(target: number): Promise<{ port: number; cut(): void; close(): Promise<void> }> {
-	const sockets = new Set<Socket>();
-	const server: Server = createServer((inbound) => {
-		const outbound = connect(target, "127.0.0.1");
-		for (const socket of [inbound, outbound]) {
-			sockets.add(socket);
-			socket.on("close", () => sockets.delete(socket));
-			socket.on("error", () => socket.destroy());
-		}
-		inbound.pipe(outbound);
-		outbound.pipe(inbound);
-		inbound.on("close", () => outbound.destroy());
-		outbound.on("close", () => inbound.destroy());
-	});
-	await new Promise<void>((resolveListen) => server.listen(0, "127.0.0.1", () => resolveListen()));
-	const address = server.address();
-	const port = typeof address === "object" && address ? address.port : 0;
-	return {
-		port,
-		cut: () => {
-			for (const socket of sockets) socket.destroy();
-		},
-		close: () =>
-			new Promise<void>((resolveClose) => {
-				for (const socket of sockets) socket.destroy();
-				server.close(() => resolveClose());
-			}),
-	};
-}

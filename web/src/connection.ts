@@ -9,19 +9,36 @@ interface Waiting {
 
 const FIRST_PAUSE_MS = 250;
 const LONGEST_PAUSE_MS = 5000;
+/** Close code of a connection whose token was revoked (docs/server.md). */
+const CLOSE_REVOKED = 4003;
 
 /**
- * The page's link to `atomic serve` (`/ws`, with the login cookie): one WebSocket at a time. It
- * reconnects by itself after a drop, attaches again with `afterSeq`, and lets each numbered event
- * through once, in order; a `resync` says what was missed is gone. Commands in flight when the
- * connection drops fail: they are not sent again (a prompt must not run twice).
+ * Requests the server sends again after a plain `attach` or a `resync` while they are still open,
+ * with the `seq` they first had: they are let through even when that number was seen (the view
+ * keeps them by id, so applying one twice changes nothing).
+ */
+function isOpenRequest(record: Rec): boolean {
+	return record.type === "tool_approval_request" || record.type === "extension_ui_request";
+}
+
+/**
+ * The page's link to `atomic serve` (`/ws`, with the login cookie): one WebSocket at a time.
+ *
+ * Each numbered event of the attached session goes to `onEvent` once, in order: `lastSeq` is the
+ * number of the last event let through, and a number at or below it is a duplicate. After a drop
+ * it reconnects by itself and attaches again with `afterSeq: lastSeq`, so the missed events come
+ * next, or a `resync` that replaces the view. Commands in flight when the connection drops fail:
+ * they are never sent again (a prompt must not run twice).
  */
 export class Connection {
 	onEvent: (record: Rec) => void = () => undefined;
-	onStatus: (status: Status) => void = () => undefined;
+	onStatus: (status: Status, detail?: string) => void = () => undefined;
 	onReady: (ready: Rec) => void = () => undefined;
-	/** Called after each (re)attach with its answer. */
+	/** After each attach: `resumed` when it came back after a drop (the missed events follow). */
 	onAttached: (data: Rec, resumed: boolean) => void = () => undefined;
+	/** The session could not be attached again after a drop (the server no longer has it). */
+	onLost: (error: Error) => void = () => undefined;
+	/** The attached session (a fork or a new session of its runtime changes it: see `follow`). */
 	sessionId: string | undefined;
 	private lastSeq = 0;
 	private socket: WebSocket | undefined;
@@ -29,6 +46,9 @@ export class Connection {
 	private counter = 0;
 	private everOpened = false;
 	private pause = FIRST_PAUSE_MS;
+	/** Connections in a row that the server refused (it answered its health check). */
+	private refusals = 0;
+	/** False between sending an attach and its answer: the events then are the old session's. */
 	private attached = false;
 
 	connect(): void {
@@ -41,13 +61,14 @@ export class Connection {
 			opened = true;
 			this.everOpened = true;
 			this.pause = FIRST_PAUSE_MS;
+			this.refusals = 0;
 			this.onStatus("open");
-			if (this.sessionId !== undefined) void this.reattach();
+			if (this.sessionId !== undefined) void this.reattach(this.sessionId);
 		};
 		socket.onmessage = (message) => {
 			if (typeof message.data === "string") this.received(message.data);
 		};
-		socket.onclose = () => {
+		socket.onclose = (closed) => {
 			if (this.socket !== socket) return;
 			this.socket = undefined;
 			this.attached = false;
@@ -55,20 +76,16 @@ export class Connection {
 				waiting.reject(new Error("The connection was lost: whether the command took effect is unknown"));
 				this.waiting.delete(id);
 			}
-			// Never opened on this page: most likely no login (the server answered 401).
-			if (!opened && !this.everOpened) {
-				this.onStatus("login");
+			if (closed.code === CLOSE_REVOKED) {
+				this.onStatus("login", "This login was revoked.");
 				return;
 			}
-			this.onStatus("reconnecting");
-			setTimeout(() => this.connect(), this.pause);
-			this.pause = Math.min(this.pause * 2, LONGEST_PAUSE_MS);
+			if (!opened) {
+				void this.refusedOrDown();
+				return;
+			}
+			this.retryLater();
 		};
-	}
-
-	/** Drops the connection (it reconnects by itself); for a person who wants to retry now. */
-	drop(): void {
-		this.socket?.close();
 	}
 
 	/** Sends a command; resolves with its response's data, rejects with its error. */
@@ -84,31 +101,74 @@ export class Connection {
 
 	/** Sends a record that gets no response (a dialog's answer). */
 	post(record: Rec): void {
-		this.socket?.send(JSON.stringify(record));
+		const socket = this.socket;
+		if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(record));
 	}
 
-	/** Attaches to a session (null: a new one); its events follow. */
+	/** Attaches to a session (null: a new one); its events follow. On failure the old one stays. */
 	async attach(sessionId: string | null): Promise<Rec> {
-		// The old session's events that come before the answer are not this session's.
+		const previous = this.sessionId;
 		this.attached = false;
-		const data = await this.request("attach", { sessionId });
-		if (!isRec(data)) throw new Error("attach answered without data");
-		this.sessionId = str(data.sessionId);
+		let data: unknown;
+		try {
+			data = await this.request("attach", { sessionId });
+			if (!isRec(data) || typeof data.sessionId !== "string") throw new Error("attach answered without a session");
+		} catch (error) {
+			// The server keeps the connection on the session it had: its events resume where they stopped.
+			if (previous !== undefined && this.socket) void this.reattach(previous);
+			throw error;
+		}
+		this.sessionId = data.sessionId;
 		this.lastSeq = num(data.seq) ?? 0;
 		this.attached = true;
 		this.onAttached(data, false);
 		return data;
 	}
 
-	private async reattach(): Promise<void> {
+	/** The attached session got another id (a fork, a new session of its runtime): reconnects go there. */
+	follow(sessionId: string): void {
+		this.sessionId = sessionId;
+	}
+
+	/** Attaches again after a drop, from the last event let through. */
+	private async reattach(sessionId: string): Promise<void> {
+		this.attached = false;
+		let data: unknown;
 		try {
-			const data = await this.request("attach", { sessionId: this.sessionId ?? null, afterSeq: this.lastSeq });
-			if (!isRec(data)) return;
-			this.attached = true;
-			this.onAttached(data, true);
+			data = await this.request("attach", { sessionId, afterSeq: this.lastSeq });
 		} catch (error) {
-			this.onEvent({ type: "page_error", message: error instanceof Error ? error.message : String(error) });
+			const lost = error instanceof Error ? error : new Error(String(error));
+			// A dropped connection reconnects and tries again; an answer saying no means the session is gone.
+			if (this.socket?.readyState === WebSocket.OPEN) this.onLost(lost);
+			return;
 		}
+		if (!isRec(data)) return;
+		if (typeof data.sessionId === "string") this.sessionId = data.sessionId;
+		this.attached = true;
+		this.onAttached(data, true);
+	}
+
+	private retryLater(): void {
+		this.onStatus(this.everOpened ? "reconnecting" : "connecting");
+		setTimeout(() => this.connect(), this.pause);
+		this.pause = Math.min(this.pause * 2, LONGEST_PAUSE_MS);
+	}
+
+	/**
+	 * The WebSocket never opened. A browser is not told why: a server that answers its health
+	 * check twice in a row after refusing refused the login (401: no cookie, or its token was
+	 * revoked); else it is down or restarting, and the page keeps trying.
+	 */
+	private async refusedOrDown(): Promise<void> {
+		let up = false;
+		try {
+			up = (await fetch("/health", { cache: "no-store" })).ok;
+		} catch {
+			up = false;
+		}
+		this.refusals = up ? this.refusals + 1 : 0;
+		if (this.refusals >= 2) this.onStatus("login");
+		else this.retryLater();
 	}
 
 	private received(text: string): void {
@@ -125,28 +185,29 @@ export class Connection {
 			return;
 		}
 		if (record.type === "response") {
-			const id = str(record.id);
-			const waiting = this.waiting.get(id);
+			const waiting = this.waiting.get(str(record.id));
 			if (!waiting) {
 				if (record.success === false) this.onEvent({ type: "page_error", message: str(record.error) });
 				return;
 			}
-			this.waiting.delete(id);
+			this.waiting.delete(str(record.id));
 			if (record.success === true) waiting.resolve(record.data);
 			else waiting.reject(new Error(str(record.error, "the command failed")));
 			return;
 		}
+		// Until its attach is answered, what comes is the previous session's.
+		if (!this.attached) return;
 		if (record.type === "resync") {
 			this.lastSeq = num(record.seq) ?? this.lastSeq;
 			this.onEvent(record);
 			return;
 		}
 		const seq = num(record.seq);
-		if (seq !== undefined) {
-			// Each event once, in order: a number already seen is a duplicate.
-			if (seq <= this.lastSeq) return;
-			this.lastSeq = seq;
+		if (seq !== undefined && seq <= this.lastSeq) {
+			if (isOpenRequest(record)) this.onEvent(record);
+			return;
 		}
-		if (this.attached || seq === undefined) this.onEvent(record);
+		if (seq !== undefined) this.lastSeq = seq;
+		this.onEvent(record);
 	}
 }
