@@ -1,7 +1,7 @@
 /**
  * Abort at seeded random points of a run with a tool call: the model streams a bash call
  * (`sleep 0.3; echo hi`), then answers slowly. Wherever the abort lands, agent_end follows within
- * 200 ms, no shell is left behind, no new model request starts, and the agent keeps answering.
+ * 200 ms (in the soak), no shell is left behind, no new model request starts, and the agent keeps answering.
  */
 
 import { describe, expect, it, vi } from "vitest";
@@ -19,7 +19,12 @@ const ITERATIONS = soakSize(50, 8);
 /** Aborts inside a streaming reply. */
 const STREAM_ITERATIONS = soakSize(20, 4);
 const MAX_ABORT_DELAY_MS = 800;
-const AGENT_END_BOUND_MS = 200;
+/**
+ * How soon agent_end follows an abort: 200 ms in `npm run soak`, which runs its files one at a
+ * time; in `npm test` four workers share the machine's cores, so the bound only has to tell an
+ * abort that ends the run from one that waits for the command (seconds), not measure it.
+ */
+const AGENT_END_BOUND_MS = process.env.ATOMIC_SOAK === "1" ? 200 : 1000;
 
 /** A sleep of about `seconds` whose argument no other process has. */
 function sleepArgument(seconds: string, iteration: number): string {
