@@ -210,24 +210,7 @@ export class RawServeClient {
 
 	/** Resolves at the next record whose type satisfies `predicate`. */
 	waitFor(predicate, timeoutMs = 60_000) {
-		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => {
-				this.waiters.delete(waiter);
-				reject(new Error("timed out waiting for a record"));
-			}, timeoutMs);
-			const waiter = {
-				predicate,
-				resolve: () => {
-					clearTimeout(timer);
-					resolve();
-				},
-				reject: (error) => {
-					clearTimeout(timer);
-					reject(error);
-				},
-			};
-			this.waiters.add(waiter);
-		});
+		return awaitRecord(this.waiters, predicate, timeoutMs);
 	}
 
 	/** Sends a command and resolves with its successful response. */
@@ -303,4 +286,30 @@ export class RawClientGroup {
 	close() {
 		for (const client of this.clients) client.close();
 	}
+}
+
+/**
+ * A promise settled by one of a client's records: adds a waiter `{predicate, resolve, reject}` to
+ * `waiters` (the client calls `resolve(record)` on a match and `reject(error)` when it closes),
+ * rejected after `timeoutMs`.
+ */
+export function awaitRecord(waiters, predicate, timeoutMs) {
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			waiters.delete(waiter);
+			reject(new Error("timed out waiting for a record"));
+		}, timeoutMs);
+		const waiter = {
+			predicate,
+			resolve: (record) => {
+				clearTimeout(timer);
+				resolve(record);
+			},
+			reject: (error) => {
+				clearTimeout(timer);
+				reject(error);
+			},
+		};
+		waiters.add(waiter);
+	});
 }

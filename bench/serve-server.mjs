@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { isolatedEnv, modelsJson, settings } from "./agent.mjs";
 import { treeRssKb } from "./proc-stats.mjs";
+import { awaitRecord } from "./serve-raw-client.mjs";
 
 export class ServeProcess {
 	/**
@@ -134,24 +135,7 @@ export class ServeClient {
 	waitFor(predicate, from = 0, timeoutMs = 60_000) {
 		const found = this.records.slice(from).find(predicate);
 		if (found) return Promise.resolve(found);
-		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => {
-				this.waiters.delete(waiter);
-				reject(new Error("timed out waiting for a record"));
-			}, timeoutMs);
-			const waiter = {
-				predicate,
-				resolve: (record) => {
-					clearTimeout(timer);
-					resolve(record);
-				},
-				reject: (error) => {
-					clearTimeout(timer);
-					reject(error);
-				},
-			};
-			this.waiters.add(waiter);
-		});
+		return awaitRecord(this.waiters, predicate, timeoutMs);
 	}
 
 	send(command) {
