@@ -30,6 +30,12 @@ async function run(tool: ReturnType<typeof createBashTool>, command: string): Pr
 /** A second in which no command runs: a shell started after the last command would count it. */
 const aSecondPasses = () => new Promise((resolve) => setTimeout(resolve, 1100));
 
+/** Time since boot in clock ticks (USER_HZ, 100 on Linux), as /proc/<pid>/stat counts a start. */
+function systemUptimeTicks(): number {
+	const seconds = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+	return Math.floor(seconds * 100);
+}
+
 /** This process's descendants that are bash (or sh), from /proc. */
 function shellChildren(): number[] {
 	return descendants(process.pid).filter((pid) => {
@@ -54,11 +60,15 @@ describe.skipIf(process.platform !== "linux")("a command's shell is bash -c", ()
 		expect(await run(tool, "sh -c 'kill -9 $$'")).toContain("Command was killed by SIGKILL");
 	});
 
-	it("$BASH_EXECUTION_STRING is the command and $SECONDS counts from its start", async () => {
+	it("$BASH_EXECUTION_STRING is the command, and its shell starts when the command is asked for", async () => {
 		await run(tool, "true");
 		await aSecondPasses();
-		const command = 'echo "[$BASH_EXECUTION_STRING] $SECONDS"';
-		expect((await run(tool, command)).trim()).toBe(`[${command}] 0`);
+		const command = 'echo "[$BASH_EXECUTION_STRING]"; cut -d" " -f22 /proc/$$/stat';
+		const asked = systemUptimeTicks();
+		const [echoed, started] = (await run(tool, command)).trim().split("\n");
+		expect(echoed).toBe(`[${command}]`);
+		// The shell's start, in clock ticks since boot, is not before the request (one tick of rounding).
+		expect(Number(started)).toBeGreaterThanOrEqual(asked - 1);
 	});
 
 	it("two working directories do not share or replace a shell: each command runs in its own", async () => {
