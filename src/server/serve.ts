@@ -265,6 +265,10 @@ export class AtomicServer {
 
 	private attach(client: Client, command: CommandOf<"attach">, respond: (data: unknown) => void): void {
 		const { sessionId, afterSeq } = command;
+		if (sessionId === null && client.token.role === "observer") {
+			const name = client.token.name;
+			throw new Error(`The token "${name}" is an observer's: it may attach to a session that exists, not start one`);
+		}
 		const cwd = command.cwd === undefined ? undefined : resolve(this.options.cwd, command.cwd);
 		const live = sessionId === null ? this.open(cwd) : this.find(sessionId, cwd);
 		client.live?.detach(client);

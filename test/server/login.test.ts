@@ -135,7 +135,8 @@ describe("atomic serve: the web login", () => {
 		expect(cookie.attributes.get("samesite")).toBe("Strict");
 
 		const client = await Client.open(url, { headers: { cookie: `atomic_token=${cookie.value}`, origin } });
-		expect((await client.request({ type: "attach", sessionId: null })).success).toBe(true);
+		expect((await client.request({ type: "list_sessions" })).success).toBe(true);
+		expect((await client.request({ type: "attach", sessionId: null })).success).toBe(false);
 		const prompt = await client.request({ type: "prompt", message: "hello" });
 		expect(prompt.success).toBe(false);
 		expect(String(prompt.error)).toContain("observer");

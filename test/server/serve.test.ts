@@ -83,9 +83,15 @@ describe("atomic serve", () => {
 	});
 
 	it("lets an observer read but not act, and answers binary frames and bad JSON with an error", async () => {
-		const { url, observer } = await startServer();
+		const { url, observer, controller } = await startServer();
 		const watcher = await Client.connect(url, observer);
-		const attached = await watcher.request({ type: "attach", sessionId: null });
+		const starts = await watcher.request({ type: "attach", sessionId: null });
+		expect(starts).toMatchObject({ success: false, command: "attach" });
+		expect(String(starts.error)).toContain("it may attach to a session that exists, not start one");
+		const owner = await Client.connect(url, controller);
+		const { data } = await owner.request({ type: "attach", sessionId: null });
+		const sessionId = (data as { sessionId: string }).sessionId;
+		const attached = await watcher.request({ type: "attach", sessionId });
 		expect(attached.success).toBe(true);
 		expect((await watcher.request({ type: "get_state" })).success).toBe(true);
 		const refused = await watcher.request({ type: "prompt", message: "hi" });
