@@ -38,6 +38,8 @@ export class LiveSession {
 	private readonly pending = new Map<string, Buffer>();
 	/** Who answered each approval request or dialog (the token's name), for its resolved event. */
 	private readonly answeredBy = new Map<string, string>();
+	/** Every id this runtime's session has had (a fork, a new session or a switch changes it). */
+	private readonly ids = new Set<string>();
 	/** When the last client left (for unloading idle sessions); undefined while one is attached. */
 	private leftAt: number | undefined = Date.now();
 
@@ -54,6 +56,8 @@ export class LiveSession {
 				// Events come from the wire encoder and the dialog bridge: plain records.
 				const text = this.log.append(this.annotate(isRecord(record) ? record : { value: record }));
 				this.track(record, text);
+				if (isRecord(record) && record.type === "session_changed" && typeof record.sessionId === "string")
+					this.ids.add(record.sessionId);
 				for (const client of this.clients) client.sendText(text);
 				return undefined;
 			},
@@ -69,10 +73,19 @@ export class LiveSession {
 			cancelDialogs: () => this.ui.cancelAll(),
 		});
 		this.server = new RpcServer(this.session, this.broadcast, this.ui, undefined, this.approvals);
+		this.ids.add(this.id);
 	}
 
 	get id(): string {
 		return this.session.getState().sessionId;
+	}
+
+	/**
+	 * Whether this runtime's session had `sessionId` before its current one: a client that was
+	 * attached then resumes here, and the events it missed tell it the new id (`session_changed`).
+	 */
+	hadId(sessionId: string): boolean {
+		return this.ids.has(sessionId) && sessionId !== this.id;
 	}
 
 	get attachedCount(): number {

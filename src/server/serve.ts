@@ -270,7 +270,7 @@ export class AtomicServer {
 			throw new Error(`The token "${name}" is an observer's: it may attach to a session that exists, not start one`);
 		}
 		const cwd = command.cwd === undefined ? undefined : resolve(this.options.cwd, command.cwd);
-		const live = sessionId === null ? this.open(cwd) : this.find(sessionId, cwd);
+		const live = sessionId === null ? this.open(cwd) : this.find(sessionId, cwd, afterSeq !== undefined);
 		client.live?.detach(client);
 		client.live = live;
 		respond({ sessionId: live.id, seq: live.log.seq, state: live.session.getState() });
@@ -372,9 +372,21 @@ export class AtomicServer {
 		}
 	}
 
-	private find(sessionId: string, cwd: string | undefined): LiveSession {
-		for (const live of this.sessions.keys()) if (live.id === sessionId) return live;
+	/**
+	 * The live session with this id; when `resuming` (attach with afterSeq), else the runtime whose
+	 * session had it before a fork, a new session or a switch (the client was attached to that
+	 * stream, and the events it missed include the change); else the session opened from its file.
+	 */
+	private find(sessionId: string, cwd: string | undefined, resuming: boolean): LiveSession {
+		const live = [...this.sessions.keys()];
+		const found = live.find((held) => held.id === sessionId) ?? (resuming ? live.find((held) => held.hadId(sessionId)) : undefined);
+		if (found) return found;
 		// Not live: opened from its file (a session of an earlier run of the server).
-		return this.open(cwd, sessionId);
+		const opened = this.open(cwd, sessionId);
+		if (opened.id === sessionId) return opened;
+		// Nothing was stored under that id (a session that was never saved gets a new one): not that session.
+		this.sessions.delete(opened);
+		void opened.dispose();
+		throw new Error(`No session "${sessionId}": none is live, and none is stored for that folder`);
 	}
 }

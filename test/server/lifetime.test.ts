@@ -57,6 +57,47 @@ describe("atomic serve: sessions over time", () => {
 		expect(readFileSync(file, "utf8")).toContain("resumed-after-restart");
 	});
 
+	it("resumes a client cut off across a new session on the same runtime, with the change among the missed events", async () => {
+		const { url, controller } = await startServer({ store: true });
+		const a = await Client.connect(url, controller);
+		const b = await Client.connect(url, controller);
+		const { data } = await a.request({ type: "attach", sessionId: null });
+		const { sessionId } = data as { sessionId: string };
+		harness.llm.enqueue(textReply("stored"));
+		await a.request({ type: "prompt", message: "keep this" });
+		await a.waitFor((record) => record.type === "agent_settled");
+		await b.request({ type: "attach", sessionId });
+		b.socket.terminate();
+		const lastSeen = b.events().at(-1)?.seq ?? 0;
+		expect((await a.request({ type: "new_session" })).success).toBe(true);
+		const changed = await a.waitFor((record) => record.type === "session_changed");
+		expect(changed.sessionId).not.toBe(sessionId);
+
+		const back = await Client.connect(url, controller);
+		const resumed = await back.request({ type: "attach", sessionId, afterSeq: lastSeen });
+		expect(resumed).toMatchObject({ success: true, data: { sessionId: changed.sessionId } });
+		const missed = await back.waitFor((record) => record.type === "session_changed");
+		expect(missed).toMatchObject({ seq: changed.seq, sessionId: changed.sessionId });
+		expect(back.records.some((record) => record.type === "resync")).toBe(false);
+		// A plain attach by the old id is a request for that session: it is opened from its file.
+		const old = await Client.connect(url, controller);
+		const reopened = await old.request({ type: "attach", sessionId });
+		expect(reopened).toMatchObject({ success: true, data: { sessionId } });
+		// An id that is neither live nor stored is refused, not answered with another session.
+		const unknown = await old.request({ type: "attach", sessionId: "no-such-session" });
+		expect(unknown).toMatchObject({ success: false, command: "attach" });
+		expect(String(unknown.error)).toMatch(/No session .*"no-such-session"/);
+	});
+
+	it("refuses an attach to an id that is not live when sessions are not stored, instead of starting another", async () => {
+		const { url, controller } = await startServer();
+		const client = await Client.connect(url, controller);
+		const unknown = await client.request({ type: "attach", sessionId: "no-such-session" });
+		expect(unknown).toMatchObject({ success: false, command: "attach" });
+		expect(String(unknown.error)).toContain('No session "no-such-session": none is live');
+		expect(sessionsOf(await client.request({ type: "list_sessions" }))).toEqual([]);
+	});
+
 	it("goes on with a run after its client's connection is killed mid-stream; the client resumes with no loss or duplicate", async () => {
 		const { url, controller } = await startServer();
 		const a = await Client.connect(url, controller);

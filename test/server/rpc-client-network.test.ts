@@ -224,6 +224,24 @@ describe("RpcClient over the network", () => {
 		expect(errors).toEqual([]);
 	});
 
+	it("follows a new session started by another client, and reconnects to it", async () => {
+		const { port, controller } = await startServer();
+		const proxy = await CutProxy.start(port);
+		const a = await connect({ url: proxy.url, token: controller });
+		const b = await connect({ url: `ws://127.0.0.1:${port}/ws`, token: controller, sessionId: a.attached.sessionId });
+		await b.client.newSession();
+		await until(a.client, () => a.events.some((event) => event.type === "session_changed"), "session_changed");
+		expect(b.client.sessionId).not.toBe(a.attached.sessionId);
+		expect(a.client.sessionId).toBe(b.client.sessionId);
+		proxy.cut();
+		await until(a.client, () => proxy.accepted >= 2 && a.states.at(-1) === "open", "the reconnect");
+		expect((await a.client.getState()).sessionId).toBe(b.client.sessionId);
+		await b.client.promptAndWait("on the new one");
+		await until(a.client, () => a.events.some((event) => event.type === "agent_settled"), "agent_settled");
+		expect(a.events.some((event) => event.type === "resync")).toBe(false);
+		expect(a.errors).toEqual([]);
+	});
+
 	it("reports a gap larger than what the server keeps as a resync, then goes on from its seq", async () => {
 		const { port, url, controller } = await startServer({ replayLimits: { events: 3, bytes: 1024 * 1024 } });
 		const proxy = await CutProxy.start(port);

@@ -284,6 +284,10 @@ export class NetworkLink implements Link<AttachResult, ConnectionEnd> {
 			const { from, to } = admission.missed;
 			this.handlers.onError(new Error(`Events ${from} to ${to} of session ${this.session} never arrived`));
 		}
+		// A fork, a new session or a switch (from any client) gives the attached runtime another id:
+		// a reconnect attaches there.
+		if ((event.type === "session_changed" || event.type === "resync") && typeof event.sessionId === "string")
+			this.session = event.sessionId;
 		this.handlers.onRecord(event);
 	}
 
