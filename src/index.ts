@@ -134,6 +134,7 @@ export {
 	UNTIMED_COMMANDS,
 	type WaitOptions,
 } from "./rpc/client/index.js";
+export type { InProgress, ToolUnderWay } from "./rpc/streamed-reply.js";
 export type {
 	ApprovalHandler,
 	ToolApprovalAnswer,

@@ -2,8 +2,10 @@ import { RpcApprovals } from "../rpc/approvals.js";
 import { RpcExtensionUi } from "../rpc/extension-ui.js";
 import type { Command, ExtensionUiResponse } from "../rpc/protocol/commands.js";
 import { type RecordSink, RpcServer } from "../rpc/server.js";
+import type { InProgress } from "../rpc/streamed-reply.js";
 import type { AgentSession } from "../runtime/facade/agent-session.js";
 import { EventLog, type ReplayLimits } from "./event-log.js";
+import { UnderWay } from "./under-way.js";
 
 /** A client attached to a session: it is sent every event of it. */
 export interface Attached {
@@ -38,6 +40,8 @@ export class LiveSession {
 	private readonly pending = new Map<string, Buffer>();
 	/** Who answered each approval request or dialog (the token's name), for its resolved event. */
 	private readonly answeredBy = new Map<string, string>();
+	/** The reply and tool calls under way, as the events sent so far tell them. */
+	private readonly underWay = new UnderWay();
 	/** Every id this runtime's session has had (a fork, a new session or a switch changes it). */
 	private readonly ids = new Set<string>();
 	/** When the last client left (for unloading idle sessions); undefined while one is attached. */
@@ -56,6 +60,7 @@ export class LiveSession {
 				// Events come from the wire encoder and the dialog bridge: plain records.
 				const text = this.log.append(this.annotate(isRecord(record) ? record : { value: record }));
 				this.track(record, text);
+				if (isRecord(record)) this.underWay.see(record);
 				if (isRecord(record) && record.type === "session_changed" && typeof record.sessionId === "string")
 					this.ids.add(record.sessionId);
 				for (const client of this.clients) client.sendText(text);
@@ -86,6 +91,11 @@ export class LiveSession {
 	 */
 	hadId(sessionId: string): boolean {
 		return this.ids.has(sessionId) && sessionId !== this.id;
+	}
+
+	/** What the session streams as of its last event's seq (undefined when nothing runs). */
+	get inProgress(): InProgress | undefined {
+		return this.underWay.now();
 	}
 
 	get attachedCount(): number {

@@ -273,17 +273,14 @@ export class AtomicServer {
 		const live = sessionId === null ? this.open(cwd) : this.find(sessionId, cwd, afterSeq !== undefined);
 		client.live?.detach(client);
 		client.live = live;
-		respond({ sessionId: live.id, seq: live.log.seq, state: live.session.getState() });
+		const now = { sessionId: live.id, seq: live.log.seq, state: live.session.getState() };
+		// A reply or tool under way is sent as it stands to a client that gets no replay of its start.
+		const inProgress = live.inProgress;
+		respond(afterSeq === undefined && inProgress ? { ...now, inProgress } : now);
 		const replayed = live.attach(client, afterSeq);
 		if (!replayed) {
-			const resync = {
-				type: "resync",
-				sessionId: live.id,
-				seq: live.log.seq,
-				state: live.session.getState(),
-				messages: live.session.messages,
-			};
-			client.sendText(JSON.stringify(resync));
+			const resync = { type: "resync", ...now, messages: live.session.messages };
+			client.sendText(JSON.stringify(inProgress ? { ...resync, inProgress } : resync));
 		}
 		// Open approvals are asked of a client that could not have seen them (a replay holds them).
 		if (!replayed || afterSeq === undefined) live.sendPending(client);
@@ -379,7 +376,8 @@ export class AtomicServer {
 	 */
 	private find(sessionId: string, cwd: string | undefined, resuming: boolean): LiveSession {
 		const live = [...this.sessions.keys()];
-		const found = live.find((held) => held.id === sessionId) ?? (resuming ? live.find((held) => held.hadId(sessionId)) : undefined);
+		const found =
+			live.find((held) => held.id === sessionId) ?? (resuming ? live.find((held) => held.hadId(sessionId)) : undefined);
 		if (found) return found;
 		// Not live: opened from its file (a session of an earlier run of the server).
 		const opened = this.open(cwd, sessionId);

@@ -266,3 +266,15 @@ export class Client {
 		return this.records.filter((record) => typeof record.seq === "number");
 	}
 }
+
+/** The text that the `text_delta`s among `events` carry, in order. */
+export function deltas(events: Record_[]): string {
+	return events
+		.filter((record) => record.type === "message_update")
+		.map((record) => {
+			const event = record.assistantMessageEvent;
+			if (typeof event !== "object" || event === null || !("delta" in event) || !("type" in event)) return "";
+			return event.type === "text_delta" ? String(event.delta) : "";
+		})
+		.join("");
+}

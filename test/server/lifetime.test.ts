@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textReply, toolReply } from "../support/llm-server.js";
-import { Client, type Record_, startServer, useServeHarness } from "./harness.js";
+import { Client, deltas, type Record_, startServer, useServeHarness } from "./harness.js";
 
 const harness = useServeHarness();
 const DIALOGS = join(import.meta.dirname, "../rpc/fixtures/extensions/dialogs.ts");
@@ -218,16 +218,6 @@ describe("atomic serve: sessions over time", () => {
 });
 
 /** The text the message_update events carry, joined. */
-function deltas(events: Record_[]): string {
-	return events
-		.filter((record) => record.type === "message_update")
-		.map((record) => {
-			const event = record.assistantMessageEvent;
-			if (typeof event !== "object" || event === null || !("delta" in event) || !("type" in event)) return "";
-			return event.type === "text_delta" ? String(event.delta) : "";
-		})
-		.join("");
-}
 
 /** One client-to-server WebSocket text frame (RFC 6455 5.2: clients mask what they send). */
 function maskedTextFrame(text: string): Buffer {

@@ -54,6 +54,8 @@ export interface ScriptedReply {
 	headersDelayMs?: number;
 	/** The response headers wait for this (a test holds the reply until it says so). */
 	holdUntil?: Promise<void>;
+	/** After this many frames the stream waits for `until` (a test holds a reply in its middle). */
+	holdAfter?: { frames: number; until: Promise<void> };
 	/** An HTTP error instead of a stream; the body is the provider's real error shape. */
 	status?: number;
 	/** The error text inside the provider's error body (default: a text matching the status). */
@@ -288,6 +290,8 @@ export class LlmServer {
 				return;
 			}
 			if (index > 0 && script.delayMs) await sleep(script.delayMs);
+			if (index === script.holdAfter?.frames) await script.holdAfter.until;
+			if (response.destroyed) return;
 			response.write(frames[index]);
 		}
 		response.end();

@@ -52,22 +52,36 @@ describeWithBrowser("the web page across tabs and reconnects", () => {
 		}
 	});
 
-	it("shows a tab opened in the middle of a reply the whole reply once", async () => {
+	it("shows a tab opened in the middle of a reply the reply so far at once, then the rest, and the whole reply once", async () => {
 		const { loginUrl, origin } = await startWebServer();
 		const { page: first, context } = await loggedIn(loginUrl);
-		const { text, reply } = slowReply("late", 40);
-		harness.llm.enqueue(reply);
-		await send(first, "a slow reply");
-		await first.locator("#conversation").getByText("late5", { exact: false }).first().waitFor();
+		const { text, reply } = slowReply("late", 40, 5);
+		// The reply stops after its first pieces until the second tab shows them.
+		let release = () => undefined as void;
+		const until = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		harness.llm.enqueue({ ...reply, holdAfter: { frames: 12, until } });
+		try {
+			await send(first, "a slow reply");
+			await first.locator("#conversation").getByText("late5", { exact: false }).first().waitFor();
 
-		const second = await anotherTab(context, origin);
-		const done = second.locator("#conversation .kind-assistant:not(.streaming)");
-		await done.getByText("late39", { exact: false }).waitFor();
-		await expect.poll(() => second.locator("#conversation .streaming").count()).toBe(0);
-		await loaded(second);
-		expect(await occurrences(second, "late17 ")).toBe(1);
-		expect(await occurrences(second, "a slow reply")).toBe(1);
-		expect(await second.locator("#conversation").textContent()).toContain(text);
+			const second = await anotherTab(context, origin);
+			const streaming = second.locator("#conversation .streaming");
+			await streaming.getByText("late0 late1 late2", { exact: false }).waitFor();
+			expect(await second.getByText("began before the page attached", { exact: false }).count()).toBe(0);
+			release();
+			const done = second.locator("#conversation .kind-assistant:not(.streaming)");
+			await done.getByText("late39", { exact: false }).waitFor();
+			await expect.poll(() => second.locator("#conversation .streaming").count()).toBe(0);
+			await loaded(second);
+			expect(await occurrences(second, "late7 ")).toBe(1);
+			expect(await occurrences(second, "late17 ")).toBe(1);
+			expect(await occurrences(second, "a slow reply")).toBe(1);
+			expect(await second.locator("#conversation").textContent()).toContain(text);
+		} finally {
+			release();
+		}
 	});
 
 	it("shows a tool that was already running to a tab opened later, its output as it comes, and its result once", async () => {

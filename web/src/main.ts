@@ -98,7 +98,7 @@ connection.onReady = (ready) => {
 
 connection.onAttached = (data, resumed) => {
 	// After a drop, the missed events follow and bring the view up to date; a fresh attach starts over.
-	if (!resumed) view.begin(isRec(data.state) ? data.state : {});
+	if (!resumed) view.begin(isRec(data.state) ? data.state : {}, data.inProgress);
 	else {
 		sessions.refresh();
 		if (snapshotDue === generation) void loadConversation(generation);

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "../../src/agent/messages.js";
 import type { AssistantMessage, Usage } from "../../src/llm/types.js";
+import { applyReplyDelta } from "../../src/rpc/streamed-reply.js";
 import { isRec, num, type Rec, recs, str } from "./records.js";
 
 /** One item of the conversation as shown: a message, or a note where something happened. */
@@ -103,9 +104,13 @@ export class SessionView {
 		return this.loading !== undefined;
 	}
 
-	/** A fresh attach: the session's state; its conversation follows with `snapshot`. */
-	begin(state: Rec): void {
+	/**
+	 * A fresh attach: the session's state, and what runs (`inProgress` of the answer); its
+	 * conversation follows with `snapshot`.
+	 */
+	begin(state: Rec, inProgress?: unknown): void {
 		this.clear(state);
+		this.underWay(inProgress);
 		this.loading = [];
 	}
 
@@ -161,6 +166,7 @@ export class SessionView {
 			case "resync": {
 				this.clear(isRec(event.state) ? event.state : {});
 				this.snapshot(Array.isArray(event.messages) ? event.messages : []);
+				this.underWay(event.inProgress);
 				this.note("Reconnected after missing some events: this is the session as it is now.", "info");
 				return undefined;
 			}
@@ -321,46 +327,19 @@ export class SessionView {
 		if (!isRec(delta)) return;
 		const reply = this.reply().message;
 		if (isUsage(usage)) reply.usage = usage;
-		const index = num(delta.contentIndex) ?? 0;
-		const content = reply.content;
-		const block = content[index];
-		switch (delta.type) {
-			case "text_start":
-				content[index] = { type: "text", text: "" };
-				break;
-			case "text_delta":
-				if (block?.type === "text") block.text += str(delta.delta);
-				else content[index] = { type: "text", text: str(delta.delta) };
-				break;
-			case "text_end":
-				if (typeof delta.content === "string") content[index] = { type: "text", text: delta.content };
-				break;
-			case "thinking_start":
-				content[index] = { type: "thinking", thinking: "" };
-				break;
-			case "thinking_delta":
-				if (block?.type === "thinking") block.thinking += str(delta.delta);
-				else content[index] = { type: "thinking", thinking: str(delta.delta) };
-				break;
-			case "thinking_end":
-				if (typeof delta.content === "string") content[index] = { type: "thinking", thinking: delta.content };
-				break;
-			case "toolcall_start":
-				content[index] = { type: "toolCall", id: str(delta.id), name: str(delta.toolName), arguments: {} };
-				break;
-			case "toolcall_end":
-				if (isRec(delta.toolCall)) {
-					const call = delta.toolCall;
-					content[index] = {
-						type: "toolCall",
-						id: str(call.id),
-						name: str(call.name),
-						arguments: isRec(call.arguments) ? call.arguments : {},
-					};
-				}
-				break;
+		applyReplyDelta(reply.content, delta);
+	}
+
+	/**
+	 * What the server said runs as of the attach or resync (`inProgress`): the reply so far, which
+	 * the next deltas continue, and the tools that run with their output so far.
+	 */
+	private underWay(inProgress: unknown): void {
+		if (!isRec(inProgress)) return;
+		if (isAssistant(inProgress.message)) this.streaming = { message: inProgress.message, joinedLate: false };
+		for (const tool of recs(inProgress.tools)) {
+			const id = str(tool.toolCallId);
+			this.tools.set(id, { id, name: str(tool.toolName), args: tool.args, output: outputOf(tool.partialResult) });
 		}
-		// Holes (blocks whose start came before the page attached) are left out of the drawing.
-		for (let at = 0; at < content.length; at++) if (content[at] === undefined) content[at] = { type: "text", text: "" };
 	}
 }

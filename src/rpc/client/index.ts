@@ -1,3 +1,4 @@
+export type { InProgress, ToolUnderWay } from "../streamed-reply.js";
 export type { ApprovalRequestHandler } from "./approvals.js";
 export { type BashOptions, type PromptOptions, RpcClient, type WaitOptions } from "./client.js";
 export { CLIENT_PROTOCOL_VERSION } from "./connection.js";

@@ -10,6 +10,7 @@ import type {
 } from "../../runtime/approvals/tool-approvals.js";
 import type { SessionState } from "../../runtime/facade/api-types.js";
 import type { AgentSessionEvent } from "../../runtime/facade/events.js";
+import type { InProgress } from "../streamed-reply.js";
 
 export type { ToolApprovalAnswer, ToolApprovalReply };
 
@@ -173,6 +174,8 @@ export interface ResyncEvent {
 	seq: number;
 	state: SessionState;
 	messages: AgentMessage[];
+	/** What runs as of `seq`, while a run streams. */
+	inProgress?: InProgress;
 }
 
 /** From `atomic serve` only: a dialog was answered (`by`: the token that answered) or closed; stop asking. */
@@ -189,6 +192,8 @@ export interface AttachResult {
 	seq: number;
 	/** `get_state`'s data. */
 	state: SessionState;
+	/** A plain attach while a run streams: the reply so far (the next deltas continue it) and the tools that run. */
+	inProgress?: InProgress;
 }
 
 /** The link of a client: to its process, or to `atomic serve`. */

@@ -235,6 +235,7 @@ export const EVENTS: Record<string, TObject> = {
 			seq: Type.Integer({ minimum: 0, description: "The seq of the session's last event; new events follow it" }),
 			state: Type.Ref("SessionState"),
 			messages: Messages,
+			inProgress: Type.Optional(Type.Ref("InProgress", { description: "While a run streams" })),
 		},
 		"atomic serve: events after attach's afterSeq are no longer held; this is the session as it is now",
 	),

@@ -150,6 +150,7 @@ const DATA: { [K in CommandType]: [data: TSchema | undefined, description: strin
 			sessionId: Type.String(),
 			seq: Type.Integer({ minimum: 0, description: "The seq of the session's last event (0: none yet)" }),
 			state: Type.Ref("SessionState"),
+			inProgress: Type.Optional(Type.Ref("InProgress", { description: "Without afterSeq, while a run streams" })),
 		}),
 		"Attached: the session's events follow (after afterSeq: the missed ones first, or a resync)",
 	],

@@ -238,6 +238,25 @@ const SessionSummary = Type.Object(
 	{ description: "One session in list_sessions (attached: how many clients follow it)" },
 );
 
+const InProgress = Type.Object(
+	{
+		message: Type.Optional(Type.Ref("AssistantMessage")),
+		tools: Type.Array(
+			Type.Object({
+				toolCallId: Type.String(),
+				toolName: Type.String(),
+				args: Type.Record(Type.String(), Type.Unknown()),
+				partialResult: Type.Optional(Type.Ref("AgentToolResult")),
+			}),
+			{ description: "The tool calls that run, with their output so far (from their last tool_execution_update)" },
+		),
+	},
+	{
+		description:
+			"atomic serve: what a session streams as of the seq it comes with. `message` is the reply so far, built from the deltas sent up to that seq: the message_update events after it continue it",
+	},
+);
+
 /** The shared session types, by their `$defs` name. */
 export const SESSION_TYPES: Record<string, TSchema> = {
 	...ENTRIES,
@@ -255,4 +274,5 @@ export const SESSION_TYPES: Record<string, TSchema> = {
 	AuthStatus,
 	QueuedItem,
 	SessionSummary,
+	InProgress,
 };

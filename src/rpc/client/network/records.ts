@@ -1,6 +1,7 @@
 // What `atomic serve` adds to the records of RPC mode, checked before the client relies on it.
 import type { AgentMessage } from "../../../agent/messages.js";
 import type { SessionState, SessionSummary } from "../../../runtime/facade/api-types.js";
+import type { InProgress } from "../../streamed-reply.js";
 import type { AttachResult, ResyncEvent } from "../types.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -21,8 +22,22 @@ function isMessageList(value: unknown): value is AgentMessage[] {
 	return Array.isArray(value) && value.every((message) => isObject(message) && typeof message.role === "string");
 }
 
+/** `inProgress`, when there: a reply that is an assistant message, and a list of tools. */
+function isInProgress(value: unknown): value is InProgress | undefined {
+	if (value === undefined) return true;
+	if (!isObject(value) || !Array.isArray(value.tools)) return false;
+	const message = value.message;
+	return message === undefined || (isObject(message) && message.role === "assistant" && Array.isArray(message.content));
+}
+
 export function isAttachResult(value: unknown): value is AttachResult {
-	return isObject(value) && typeof value.sessionId === "string" && isSeq(value.seq) && isSessionState(value.state);
+	return (
+		isObject(value) &&
+		typeof value.sessionId === "string" &&
+		isSeq(value.seq) &&
+		isSessionState(value.state) &&
+		isInProgress(value.inProgress)
+	);
 }
 
 export function isResync(value: unknown): value is ResyncEvent {
@@ -32,7 +47,8 @@ export function isResync(value: unknown): value is ResyncEvent {
 		typeof value.sessionId === "string" &&
 		isSeq(value.seq) &&
 		isSessionState(value.state) &&
-		isMessageList(value.messages)
+		isMessageList(value.messages) &&
+		isInProgress(value.inProgress)
 	);
 }
 
