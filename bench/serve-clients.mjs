@@ -9,7 +9,7 @@
 //   → {"rates":[…per client, updates/ms…]}
 import { createInterface } from "node:readline";
 import { RawClientGroup } from "./serve-raw-client.mjs";
-import { updateRate } from "./serve-server.mjs";
+import { countedRate } from "./serve-server.mjs";
 
 const [url, token, countText] = process.argv.slice(2);
 const group = await RawClientGroup.attach(url, token, Number(countText));
@@ -17,7 +17,7 @@ process.stdout.write(`${JSON.stringify({ ready: true, sessionId: group.sessionId
 
 for await (const line of createInterface({ input: process.stdin })) {
 	const { prompt } = JSON.parse(line);
-	const { records } = await group.prompt(prompt);
-	process.stdout.write(`${JSON.stringify({ rates: records.map((each) => updateRate(each)) })}\n`);
+	const { updates } = await group.prompt(prompt);
+	process.stdout.write(`${JSON.stringify({ rates: updates.map((each) => countedRate(each)) })}\n`);
 }
 group.close();

@@ -9,6 +9,8 @@ import { performance } from "node:perf_hooks";
 const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 const typePrefix = Buffer.from('{"type":"');
 const quote = 0x22;
+/** How a message_update record's text begins: such a frame is counted from its bytes alone. */
+const updatePrefix = Buffer.from('{"type":"message_update"');
 
 /** A client frame (masked, as RFC 6455 requires of clients) carrying `payload` with `opcode`. */
 function clientFrame(opcode, payload) {
@@ -50,13 +52,14 @@ export class RawServeClient {
 	 * `ready` has arrived. `onEvent(type, time)` is called for every record that is not a response,
 	 * `onClose()` when the connection ends.
 	 */
-	static connect(url, token, { onEvent, onClose } = {}) {
+	static connect(url, token, { onEvent, onClose, onUpdate } = {}) {
 		const { hostname, port, pathname } = new URL(url);
 		const key = randomBytes(16).toString("base64");
 		const accept = createHash("sha1").update(`${key}${WEBSOCKET_GUID}`).digest("base64");
 		const socket = connect({ host: hostname, port: Number(port) });
 		socket.setNoDelay(true);
 		const client = new RawServeClient(socket, accept, onEvent, onClose);
+		if (onUpdate) client.onUpdate = onUpdate;
 		socket.once("connect", () =>
 			socket.write(
 				[
@@ -82,6 +85,8 @@ export class RawServeClient {
 		this.socket = socket;
 		this.accept = accept;
 		this.onEvent = onEvent;
+		/** Called for each message_update with its arrival time (default: onEvent). */
+		this.onUpdate = (time) => onEvent?.("message_update", time);
 		this.upgraded = false;
 		this.pending = Buffer.alloc(0);
 		this.fragments = [];
@@ -174,9 +179,19 @@ export class RawServeClient {
 				header = 10;
 			}
 			if (buffer.length - offset < header + length) break;
-			const payload = buffer.subarray(offset + header, offset + header + length);
+			const start = offset + header;
 			offset += header + length;
-			this.onFrame(first & 0x80, first & 0x0f, payload, time);
+			// A whole message_update text frame: counted, never decoded (the figures' hot path).
+			if (
+				first === 0x81 &&
+				this.fragments.length === 0 &&
+				length >= updatePrefix.length &&
+				buffer.compare(updatePrefix, 0, updatePrefix.length, start, start + updatePrefix.length) === 0
+			) {
+				this.onUpdate?.(time);
+				continue;
+			}
+			this.onFrame(first & 0x80, first & 0x0f, buffer.subarray(start, start + length), time);
 		}
 		this.pending = offset === buffer.length ? Buffer.alloc(0) : buffer.subarray(offset);
 	}
@@ -231,6 +246,11 @@ export class RawServeClient {
 	}
 }
 
+/** The message_update events of one prompt at one client: how many, the first's and the last's arrival. */
+function noUpdates() {
+	return { count: 0, first: undefined, last: undefined };
+}
+
 /**
  * `count` bare-socket clients attached to one session (a new one unless `sessionId` is given). Each
  * notes the events of the current prompt as `{type, time}`.
@@ -239,11 +259,18 @@ export class RawClientGroup {
 	static async attach(url, token, count, sessionId = null) {
 		const group = new RawClientGroup();
 		for (let index = 0; index < count; index++) {
-			const stream = { records: [], settled: undefined, lost: undefined };
+			const stream = { records: [], updates: noUpdates(), settled: undefined, lost: undefined };
 			const client = await RawServeClient.connect(url, token, {
 				onEvent: (type, time) => {
 					stream.records.push({ type, time });
 					if (type === "agent_settled") stream.settled?.(time);
+				},
+				// Counted, not kept: 10,000 of them per client and prompt.
+				onUpdate: (time) => {
+					const updates = stream.updates;
+					updates.count++;
+					updates.first ??= time;
+					updates.last = time;
 				},
 				onClose: () => stream.lost?.(new Error(`client ${index} lost its connection`)),
 			});
@@ -268,6 +295,7 @@ export class RawClientGroup {
 	async prompt(message) {
 		const settled = this.streams.map((stream) => {
 			stream.records = [];
+			stream.updates = noUpdates();
 			return new Promise((resolve, reject) => {
 				stream.settled = resolve;
 				stream.lost = reject;
@@ -280,7 +308,12 @@ export class RawClientGroup {
 			stream.settled = undefined;
 			stream.lost = undefined;
 		}
-		return { sentAt, settledAt, records: this.streams.map((stream) => stream.records) };
+		return {
+			sentAt,
+			settledAt,
+			records: this.streams.map((stream) => stream.records),
+			updates: this.streams.map((stream) => stream.updates),
+		};
 	}
 
 	close() {

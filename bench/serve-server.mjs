@@ -174,6 +174,12 @@ export class ServeClient {
 	}
 }
 
+/** message_update events per ms, from counted ones: `{count, first, last}` (bench/serve-raw-client.mjs). */
+export function countedRate({ count, first, last }) {
+	if (count < 2 || first === undefined || last <= first) throw new Error(`too few message_update events (${count})`);
+	return count / (last - first);
+}
+
 /** message_update events per ms among `records` (with `time`), from the first of them to the last. */
 export function updateRate(records) {
 	const updates = records.filter((record) => record.type === "message_update");

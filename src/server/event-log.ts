@@ -1,3 +1,5 @@
+import { textFrame } from "./frames.js";
+
 /** How many events, and how many bytes of them, a session keeps for clients that resume. */
 export interface ReplayLimits {
 	events: number;
@@ -8,7 +10,7 @@ export const DEFAULT_REPLAY_LIMITS: ReplayLimits = { events: 50_000, bytes: 64 *
 
 interface Logged {
 	seq: number;
-	/** The record as sent: its UTF-8 text, encoded once for every client. */
+	/** The record as sent: its WebSocket frame, made once for every client. */
 	frame: Buffer;
 }
 
@@ -36,12 +38,12 @@ export class EventLog {
 	}
 
 	/**
-	 * Numbers an event record and keeps it; returns it as sent (the record with `seq`, as UTF-8),
-	 * encoded once however many clients it goes to.
+	 * Numbers an event record and keeps it; returns it as sent (the record with `seq`, in a
+	 * WebSocket text frame), made once however many clients it goes to.
 	 */
 	append(record: Record<string, unknown>): Buffer {
 		this.seqValue++;
-		const frame = Buffer.from(JSON.stringify({ ...record, seq: this.seqValue }), "utf8");
+		const frame = textFrame(JSON.stringify({ ...record, seq: this.seqValue }));
 		this.kept.push({ seq: this.seqValue, frame });
 		this.bytes += frame.length;
 		while (this.kept.length - this.head > this.limits.events || this.bytes > this.limits.bytes) {

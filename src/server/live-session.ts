@@ -9,8 +9,10 @@ import { UnderWay } from "./under-way.js";
 
 /** A client attached to a session: it is sent every event of it. */
 export interface Attached {
-	/** Sends one record: its text, or its UTF-8 bytes (a numbered event, or a response). */
-	sendText(text: string | Buffer): void;
+	/** Sends framed records to this client alone, after the session's events still to go out. */
+	sendFrame(frame: Buffer): void;
+	/** Queues frames the session sends to all its clients (the same buffer for each). */
+	deliver(frames: Buffer): void;
 }
 
 /** What a served session is made with: where its approvals and dialogs go. */
@@ -40,6 +42,8 @@ export class LiveSession {
 	private readonly pending = new Map<string, Buffer>();
 	/** Who answered each approval request or dialog (the token's name), for its resolved event. */
 	private readonly answeredBy = new Map<string, string>();
+	/** This turn's event frames, not yet given to the clients: one buffer for all of them at its end. */
+	private batch: Buffer[] = [];
 	/** The reply and tool calls under way, as the events sent so far tell them. */
 	private readonly underWay = new UnderWay();
 	/** Every id this runtime's session has had (a fork, a new session or a switch changes it). */
@@ -58,12 +62,14 @@ export class LiveSession {
 		this.broadcast = {
 			write: (record) => {
 				// Events come from the wire encoder and the dialog bridge: plain records.
-				const text = this.log.append(this.annotate(isRecord(record) ? record : { value: record }));
-				this.track(record, text);
+				const frame = this.log.append(this.annotate(isRecord(record) ? record : { value: record }));
+				this.track(record, frame);
 				if (isRecord(record)) this.underWay.see(record);
 				if (isRecord(record) && record.type === "session_changed" && typeof record.sessionId === "string")
 					this.ids.add(record.sessionId);
-				for (const client of this.clients) client.sendText(text);
+				if (this.clients.size === 0) return undefined;
+				if (this.batch.length === 0) setImmediate(() => this.flushEvents());
+				this.batch.push(frame);
 				return undefined;
 			},
 		};
@@ -93,6 +99,19 @@ export class LiveSession {
 		return this.ids.has(sessionId) && sessionId !== this.id;
 	}
 
+	/**
+	 * Gives the clients this turn's events, joined once into one buffer they all share. Called at
+	 * the end of the turn, and before a client is sent anything of its own, so that it gets the
+	 * events in their order with the rest.
+	 */
+	flushEvents(): void {
+		const frames = this.batch;
+		if (frames.length === 0) return;
+		this.batch = [];
+		const joined = frames.length === 1 ? frames : [Buffer.concat(frames)];
+		for (const client of this.clients) for (const buffer of joined) client.deliver(buffer);
+	}
+
 	/** What the session streams as of its last event's seq (undefined when nothing runs). */
 	get inProgress(): InProgress | undefined {
 		return this.underWay.now();
@@ -118,6 +137,8 @@ export class LiveSession {
 	 * any new one), or `false` when some are no longer held (the caller sends a resync).
 	 */
 	attach(client: Attached, afterSeq: number | undefined): boolean {
+		// The events numbered so far go to the clients attached before this one.
+		this.flushEvents();
 		this.leftAt = undefined;
 		if (afterSeq !== undefined) {
 			const missed = this.log.after(afterSeq);
@@ -125,13 +146,14 @@ export class LiveSession {
 				this.clients.add(client);
 				return false;
 			}
-			for (const text of missed) client.sendText(text);
+			for (const frame of missed) client.sendFrame(frame);
 		}
 		this.clients.add(client);
 		return true;
 	}
 
 	detach(client: Attached): void {
+		this.flushEvents();
 		this.clients.delete(client);
 		if (this.clients.size === 0) this.leftAt = Date.now();
 	}
@@ -162,7 +184,7 @@ export class LiveSession {
 
 	/** Sends a client the approval requests and dialogs still open (after a plain attach or a resync). */
 	sendPending(client: Attached): void {
-		for (const text of this.pending.values()) client.sendText(text);
+		for (const frame of this.pending.values()) client.sendFrame(frame);
 	}
 
 	/** `tool_approval_resolved` names the token that answered, when a client did. */
@@ -173,10 +195,10 @@ export class LiveSession {
 		return name === undefined ? record : { ...record, client: name };
 	}
 
-	private track(record: unknown, text: Buffer): void {
+	private track(record: unknown, frame: Buffer): void {
 		if (!isRecord(record) || typeof record.id !== "string") return;
 		const dialog = record.type === "extension_ui_request" && DIALOGS.has(String(record.method));
-		if (record.type === "tool_approval_request" || dialog) this.pending.set(record.id, text);
+		if (record.type === "tool_approval_request" || dialog) this.pending.set(record.id, frame);
 		else if (record.type === "tool_approval_resolved") this.pending.delete(record.id);
 		if (record.type === "tool_approval_request" || record.type === "tool_approval_resolved") this.approvalsChanged();
 	}
@@ -194,6 +216,7 @@ export class LiveSession {
 	/** Ends the session; with `keepRun`, a run waiting for approvals stays resumable (AgentSession.suspend). */
 	async dispose(keepRun = false): Promise<void> {
 		this.server.detach();
+		this.flushEvents();
 		this.clients.clear();
 		await (keepRun ? this.session.suspend() : this.session.dispose());
 		await this.server.settle();

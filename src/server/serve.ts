@@ -148,7 +148,7 @@ export class AtomicServer {
 	async close(): Promise<void> {
 		clearInterval(this.idleTimer);
 		clearInterval(this.revocationTimer);
-		for (const socket of this.sockets.clients) socket.close(1001, "server shutting down");
+		for (const client of this.clients) client.close(1001, "server shutting down");
 		const sessions = [...this.sessions.keys()];
 		this.sessions.clear();
 		this.keep(sessions, true);
@@ -333,7 +333,7 @@ export class AtomicServer {
 		}
 		for (const client of this.clients) {
 			if (current.has(client.token.hash)) continue;
-			client.socket.close(CLOSE_REVOKED, "token revoked");
+			client.close(CLOSE_REVOKED, "token revoked");
 			client.live?.detach(client);
 			this.clients.delete(client);
 		}

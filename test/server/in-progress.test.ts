@@ -13,7 +13,7 @@ const harness = useServeHarness();
 
 /** A promise and the function that settles it. */
 function gate(): { until: Promise<void>; release: () => void } {
-	let release = () => undefined as void;
+	let release: () => void = () => undefined;
 	const until = new Promise<void>((resolve) => {
 		release = resolve;
 	});
@@ -96,5 +96,26 @@ describe("atomic serve: a run under way", () => {
 			writeFileSync(join(dirs.work, "release"), "");
 		}
 		await a.waitFor((record) => record.type === "agent_settled");
+	});
+
+	it("answers abort after the run's end, on the connection that sent it, as on stdio", async () => {
+		const { url, controller } = await startServer();
+		const a = await Client.connect(url, controller);
+		const b = await Client.connect(url, controller);
+		const { data } = await a.request({ type: "attach", sessionId: null });
+		await b.request({ type: "attach", sessionId: (data as { sessionId: string }).sessionId });
+		const pieces = Array.from({ length: 400 }, (_value, index) => `w${index} `);
+		harness.llm.enqueue({ blocks: [{ type: "text", text: pieces.join(""), chunks: pieces }], delayMs: 2 });
+		await a.request({ type: "prompt", message: "go" });
+		await a.waitFor((record) => record.type === "message_update");
+		const from = a.records.length;
+		const aborted = await a.request({ type: "abort" });
+		expect(aborted.success).toBe(true);
+		const order = a.records.slice(from).map((record) => record.type);
+		expect(order.indexOf("agent_end")).toBeGreaterThanOrEqual(0);
+		expect(order.indexOf("agent_end")).toBeLessThan(order.indexOf("response"));
+		// The other client gets the events, not the response.
+		await b.waitFor((record) => record.type === "agent_end");
+		expect(b.records.some((record) => record.type === "response" && record.command === "abort")).toBe(false);
 	});
 });

@@ -57,7 +57,7 @@ describeWithBrowser("the web page across tabs and reconnects", () => {
 		const { page: first, context } = await loggedIn(loginUrl);
 		const { text, reply } = slowReply("late", 40, 5);
 		// The reply stops after its first pieces until the second tab shows them.
-		let release = () => undefined as void;
+		let release: () => void = () => undefined;
 		const until = new Promise<void>((resolve) => {
 			release = resolve;
 		});
