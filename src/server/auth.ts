@@ -6,8 +6,25 @@ const FREE_FAILURES = 5;
 const FAILURE_PAUSE_MS = 1000;
 /** The cookie a browser logged in at `/login` sends: the secret of a token. */
 export const TOKEN_COOKIE = "atomic_token";
-/** How many `atomic_token` cookies of one request are tried (a browser may send several). */
+/** How many token cookies of one request are tried (a browser may send several). */
 const MAX_TOKEN_COOKIES = 4;
+
+/**
+ * The login cookie's name at the server `request` reached: `atomic_token_<port>`. A browser
+ * shares a host's cookies among all its ports, so two servers on one host each need their own.
+ */
+export function tokenCookie(request: IncomingMessage): string {
+	return `${TOKEN_COOKIE}_${request.socket.localPort ?? 0}`;
+}
+
+/** The secrets a request's cookies present: this server's login cookie, then a plain `atomic_token`. */
+export function cookieTokens(request: IncomingMessage): string[] {
+	const header = request.headers.cookie;
+	return [...cookieValues(header, tokenCookie(request)), ...cookieValues(header, TOKEN_COOKIE)].slice(
+		0,
+		MAX_TOKEN_COOKIES,
+	);
+}
 
 export type Refusal = { ok: false; status: number; text: string };
 export type AuthResult = { ok: true; token: StoredToken } | Refusal;
@@ -41,8 +58,8 @@ function percentDecoded(value: string): string {
 
 /**
  * Who may open `/ws` (and log in at `/login`): a request from a page of another origin is
- * refused (403), then it must carry a token (`Authorization: Bearer`, or the `atomic_token`
- * cookie of a browser that logged in); repeated failures from one address are slowed (429). A
+ * refused (403), then it must carry a token (`Authorization: Bearer`, or the login cookie of a
+ * browser that logged in); repeated failures from one address are slowed (429). A
  * tokens file that cannot be read refuses every token.
  */
 export class ServerAuth {
@@ -75,10 +92,7 @@ export class ServerAuth {
 		}
 		// A Bearer header, when sent, is the credential; otherwise the login cookie.
 		const header = request.headers.authorization;
-		const presented =
-			header === undefined
-				? cookieValues(request.headers.cookie, TOKEN_COOKIE).slice(0, MAX_TOKEN_COOKIES)
-				: [/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? ""];
+		const presented = header === undefined ? cookieTokens(request) : [/^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? ""];
 		return this.authenticate(request, presented);
 	}
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { cookieValues, type ServerAuth, TOKEN_COOKIE } from "./auth.js";
+import { cookieTokens, type ServerAuth, TOKEN_COOKIE, tokenCookie } from "./auth.js";
 
 /** How long a browser keeps its login: 30 days. */
 const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
@@ -57,7 +57,7 @@ export interface WebLoginOptions {
 
 /**
  * Logging a browser in to `atomic serve`: `GET /login?code=` exchanges the one-time code printed at
- * start for a new controller token (`web-…`) held in the `atomic_token` cookie; `GET /login` is a
+ * start for a new controller token (`web-…`) held in the login cookie (tokenCookie); `GET /login` is a
  * form to paste a token, `POST /login` checks it and sets the cookie to it; `POST /logout` clears
  * the cookie and revokes a token the login URL made. POSTs from pages of other origins get 403.
  */
@@ -122,7 +122,7 @@ export class WebLogin {
 			return;
 		}
 		this.code = undefined;
-		this.redirect(response, "/", this.cookie(secret, COOKIE_MAX_AGE_SECONDS));
+		this.redirect(response, "/", [this.cookie(request, secret, COOKIE_MAX_AGE_SECONDS)]);
 	}
 
 	/** Whether `presented` is the unused code, compared in constant time. */
@@ -157,7 +157,7 @@ export class WebLogin {
 			}
 			const token = new URLSearchParams(form).get("token")?.trim() ?? "";
 			const result = this.auth.authenticate(request, TOKEN_SHAPE.test(token) ? [token] : []);
-			if (result.ok) this.redirect(response, "/", this.cookie(token, COOKIE_MAX_AGE_SECONDS));
+			if (result.ok) this.redirect(response, "/", [this.cookie(request, token, COOKIE_MAX_AGE_SECONDS)]);
 			else if (result.status === 401) this.html(response, 401, formPage("That token is not valid here."));
 			else this.text(response, result.status, `${result.text}\n`);
 		});
@@ -166,7 +166,7 @@ export class WebLogin {
 	/** `POST /logout`: clears the cookie; a token the login URL made is revoked. */
 	private logout(request: IncomingMessage, response: ServerResponse): void {
 		request.resume();
-		for (const secret of cookieValues(request.headers.cookie, TOKEN_COOKIE)) {
+		for (const secret of cookieTokens(request)) {
 			try {
 				const token = this.auth.tokens.verify(secret);
 				if (token?.madeBy === "login-url") this.auth.tokens.revoke(token.name);
@@ -176,16 +176,19 @@ export class WebLogin {
 				);
 			}
 		}
-		this.redirect(response, "/login", this.cookie("", 0));
+		// Both names are cleared: this server's cookie, and a plain one that would log the browser in again.
+		const cleared = this.cookie(request, "", 0);
+		this.redirect(response, "/login", [cleared, cleared.replace(tokenCookie(request), TOKEN_COOKIE)]);
 	}
 
-	private cookie(secret: string, maxAge: number): string {
+	/** The login cookie (its name says which port: see tokenCookie). */
+	private cookie(request: IncomingMessage, secret: string, maxAge: number): string {
 		const secure = this.options.secure ? "; Secure" : "";
-		return `${TOKEN_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${secure}`;
+		return `${tokenCookie(request)}=${secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${secure}`;
 	}
 
-	private redirect(response: ServerResponse, location: string, cookie: string): void {
-		response.writeHead(303, { ...PAGE_HEADERS, location, "set-cookie": cookie, "content-type": "text/plain" });
+	private redirect(response: ServerResponse, location: string, cookies: string[]): void {
+		response.writeHead(303, { ...PAGE_HEADERS, location, "set-cookie": cookies, "content-type": "text/plain" });
 		response.end(`See ${location}\n`);
 	}
 

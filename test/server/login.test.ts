@@ -34,14 +34,15 @@ function postForm(url: string, form: Record<string, string>, headers: Record<str
 
 describe("atomic serve: the web login", () => {
 	it("the printed login URL logs a browser in once, with an HttpOnly, SameSite=Strict cookie holding a stored web- token", async () => {
-		const { loginUrl, tokens, lines } = await startServer();
+		const { loginUrl, tokens, lines, port } = await startServer();
 		expect(lines.some((line) => line.startsWith("Log in from a browser"))).toBe(true);
 		expect(loginUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43}$/);
 		const first = await open(loginUrl ?? "");
 		expect(first.status).toBe(303);
 		expect(first.headers.get("location")).toBe("/");
 		const cookie = parseSetCookie(first.headers.get("set-cookie"));
-		expect(cookie.name).toBe("atomic_token");
+		// One name per port: a browser shares a host's cookies among its ports.
+		expect(cookie.name).toBe(`atomic_token_${port}`);
 		expect(cookie.value).toMatch(/^atk_[A-Za-z0-9_-]{43}$/);
 		expect(cookie.attributes.has("httponly")).toBe(true);
 		expect(cookie.attributes.get("samesite")).toBe("Strict");
@@ -193,19 +194,22 @@ describe("atomic serve: the web login", () => {
 	});
 
 	it("logout clears the cookie and revokes the token a login URL made, not a pasted one", async () => {
-		const { origin, url, loginUrl, tokens, observer } = await startServer();
+		const { origin, url, loginUrl, tokens, observer, port } = await startServer();
 		const secret = parseSetCookie((await open(loginUrl ?? "")).headers.get("set-cookie")).value;
 		const name = tokens.verify(secret)?.name;
 		const logout = await fetch(`${origin}/logout`, {
 			method: "POST",
 			redirect: "manual",
-			headers: { origin, cookie: `atomic_token=${secret}` },
+			headers: { origin, cookie: `atomic_token_${port}=${secret}` },
 		});
 		expect(logout.status).toBe(303);
 		expect(logout.headers.get("location")).toBe("/login");
-		const cleared = parseSetCookie(logout.headers.get("set-cookie"));
-		expect(cleared).toMatchObject({ name: "atomic_token", value: "" });
-		expect(cleared.attributes.get("max-age")).toBe("0");
+		const cleared = logout.headers.getSetCookie().map((header) => parseSetCookie(header));
+		expect(cleared).toMatchObject([
+			{ name: `atomic_token_${port}`, value: "" },
+			{ name: "atomic_token", value: "" },
+		]);
+		expect(cleared[0]?.attributes.get("max-age")).toBe("0");
 		expect(tokens.verify(secret)).toBeUndefined();
 		expect(tokens.list().map((token) => token.name)).not.toContain(name);
 		await expect(Client.open(url, { headers: { cookie: `atomic_token=${secret}`, origin } })).rejects.toThrow(

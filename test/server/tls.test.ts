@@ -55,16 +55,16 @@ describe("atomic serve over TLS", () => {
 		expect(login.status).toBe(303);
 		const setCookie = String(login.headers["set-cookie"]);
 		expect(setCookie).toMatch(
-			/^atomic_token=atk_[A-Za-z0-9_-]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+; Secure$/,
+			new RegExp(`^atomic_token_${port}=atk_[A-Za-z0-9_-]+; HttpOnly; SameSite=Strict; Path=/; Max-Age=\\d+; Secure$`),
 		);
-		const secret = /^atomic_token=([^;]+)/.exec(setCookie)?.[1] ?? "";
+		const secret = /^atomic_token_\d+=([^;]+)/.exec(setCookie)?.[1] ?? "";
 
 		expect(url).toBe(`wss://127.0.0.1:${port}/ws`);
 		const bearer = await Client.open(url, { ca: TLS.cert, headers: { authorization: `Bearer ${controller}` } });
 		expect(await bearer.request({ type: "attach", sessionId: null })).toMatchObject({ success: true });
 		const browser = await Client.open(url, {
 			ca: TLS.cert,
-			headers: { cookie: `atomic_token=${secret}`, origin: `https://127.0.0.1:${port}` },
+			headers: { cookie: `atomic_token_${port}=${secret}`, origin: `https://127.0.0.1:${port}` },
 		});
 		expect(await browser.request({ type: "attach", sessionId: null })).toMatchObject({ success: true });
 		await expect(

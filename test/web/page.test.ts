@@ -23,7 +23,7 @@ describeWithBrowser("the web page of atomic serve", () => {
 		const address = new URL(page.url());
 		expect(`${address.origin}${address.pathname}`).toBe(`${origin}/`);
 		const cookies = await context.cookies();
-		expect(cookies.find((cookie) => cookie.name === "atomic_token")).toMatchObject({
+		expect(cookies.find((cookie) => cookie.name === `atomic_token_${address.port}`)).toMatchObject({
 			httpOnly: true,
 			sameSite: "Strict",
 		});
