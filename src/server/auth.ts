@@ -10,20 +10,22 @@ export const TOKEN_COOKIE = "atomic_token";
 const MAX_TOKEN_COOKIES = 4;
 
 /**
- * The login cookie's name at the server `request` reached: `atomic_token_<port>`. A browser
- * shares a host's cookies among all its ports, so two servers on one host each need their own.
+ * The login cookie's name for the address the browser used: `atomic_token_<port>`, the port of
+ * its `Host` (`atomic_token` when it names none). A browser shares a host's cookies among all
+ * its ports, so two servers on one host each need their own; the port the browser sees (not the
+ * one the server listens on, which a proxy may hide or change) keeps it the same across restarts.
  */
 export function tokenCookie(request: IncomingMessage): string {
-	return `${TOKEN_COOKIE}_${request.socket.localPort ?? 0}`;
+	const port = /:(\d{1,5})$/.exec(request.headers.host ?? "")?.[1];
+	return port === undefined ? TOKEN_COOKIE : `${TOKEN_COOKIE}_${port}`;
 }
 
-/** The secrets a request's cookies present: this server's login cookie, then a plain `atomic_token`. */
+/** The secrets a request's cookies present: its login cookie (tokenCookie), then a plain `atomic_token`. */
 export function cookieTokens(request: IncomingMessage): string[] {
 	const header = request.headers.cookie;
-	return [...cookieValues(header, tokenCookie(request)), ...cookieValues(header, TOKEN_COOKIE)].slice(
-		0,
-		MAX_TOKEN_COOKIES,
-	);
+	const name = tokenCookie(request);
+	const own = cookieValues(header, name);
+	return (name === TOKEN_COOKIE ? own : [...own, ...cookieValues(header, TOKEN_COOKIE)]).slice(0, MAX_TOKEN_COOKIES);
 }
 
 export type Refusal = { ok: false; status: number; text: string };

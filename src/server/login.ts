@@ -178,7 +178,12 @@ export class WebLogin {
 		}
 		// Both names are cleared: this server's cookie, and a plain one that would log the browser in again.
 		const cleared = this.cookie(request, "", 0);
-		this.redirect(response, "/login", [cleared, cleared.replace(tokenCookie(request), TOKEN_COOKIE)]);
+		const name = tokenCookie(request);
+		this.redirect(
+			response,
+			"/login",
+			name === TOKEN_COOKIE ? [cleared] : [cleared, cleared.replace(name, TOKEN_COOKIE)],
+		);
 	}
 
 	/** The login cookie (its name says which port: see tokenCookie). */

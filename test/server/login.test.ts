@@ -1,6 +1,8 @@
+import { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { cookieValues } from "../../src/server/auth.js";
+import { cookieTokens, cookieValues, tokenCookie } from "../../src/server/auth.js";
 import { Client, startServer, useServeHarness } from "./harness.js";
 
 useServeHarness();
@@ -269,5 +271,28 @@ describe("atomic serve: the web login", () => {
 		expect(lines.some((line) => line.includes("/login"))).toBe(false);
 		expect((await open(`${origin}/login?code=anything`)).status).toBe(401);
 		expect((await open(`${origin}/login`)).status).toBe(200);
+	});
+});
+
+describe("the login cookie's name", () => {
+	function requestTo(host: string | undefined, cookie?: string): IncomingMessage {
+		const request = new IncomingMessage(new Socket());
+		if (host !== undefined) request.headers.host = host;
+		if (cookie !== undefined) request.headers.cookie = cookie;
+		return request;
+	}
+
+	it("is per port of the address the browser used, and plain without a port", () => {
+		expect(tokenCookie(requestTo("127.0.0.1:4317"))).toBe("atomic_token_4317");
+		expect(tokenCookie(requestTo("[::1]:8080"))).toBe("atomic_token_8080");
+		expect(tokenCookie(requestTo("agent.example.com"))).toBe("atomic_token");
+		expect(tokenCookie(requestTo("[::1]"))).toBe("atomic_token");
+		expect(tokenCookie(requestTo(undefined))).toBe("atomic_token");
+	});
+
+	it("reads this port's cookie first, then a plain one, never another port's", () => {
+		const cookie = "atomic_token_9999=other; atomic_token=plain; atomic_token_4317=mine";
+		expect(cookieTokens(requestTo("127.0.0.1:4317", cookie))).toEqual(["mine", "plain"]);
+		expect(cookieTokens(requestTo("localhost", cookie))).toEqual(["plain"]);
 	});
 });

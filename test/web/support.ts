@@ -72,8 +72,19 @@ export async function loggedIn(
 	return { page, context };
 }
 
-/** Another tab of a logged-in context, on `origin` (the cookie is the context's). */
+/**
+ * Another tab of a logged-in context, on `origin`. The login cookie is per port (the server's
+ * tokenCookie): a context that logged in through another port of the host (a relay's) gets the
+ * same token under this port's name, as logging in there would give it.
+ */
 export async function anotherTab(context: BrowserContext, origin: string): Promise<Page> {
+	const name = `atomic_token_${new URL(origin).port}`;
+	const cookies = await context.cookies();
+	const login = cookies.find((cookie) => cookie.name.startsWith("atomic_token_"));
+	if (login && !cookies.some((cookie) => cookie.name === name)) {
+		const { value, domain, path, expires, httpOnly, secure, sameSite } = login;
+		await context.addCookies([{ name, value, domain, path, expires, httpOnly, secure, sameSite }]);
+	}
 	const page = await context.newPage();
 	await page.goto(`${origin}/`);
 	await attached(page);
