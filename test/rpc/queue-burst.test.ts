@@ -21,13 +21,14 @@ describe("a burst of steer commands", () => {
 		expect(responses.every((record) => record.success === true)).toBe(true);
 
 		// One update per turn of the event loop, not per command: how many turns the burst takes
-		// depends on how the machine hands over stdin, so the bound is on their number. Each lists the
-		// queue so far, so together they stay within that many times the last one; an update per
-		// command would be thousands of times it.
+		// depends on how the machine hands over stdin (a loaded one hands it in pieces of a few KB:
+		// a CI run saw 101 turns), so the bound is a tenth of the commands. Each lists the queue so
+		// far, so together they stay within that many times the last one; an update per command
+		// would be half the burst times it.
 		const updates = agent.rawLines.slice(start).filter((line) => line.startsWith('{"type":"queue_update"'));
 		const last = agent.since(start, "queue_update").at(-1);
 		expect(last?.steering).toHaveLength(BURST);
-		const maxUpdates = BURST / 100;
+		const maxUpdates = BURST / 10;
 		expect(updates.length).toBeLessThan(maxUpdates);
 		const updateBytes = updates.reduce((total, line) => total + line.length, 0);
 		expect(updateBytes).toBeLessThan(maxUpdates * (updates.at(-1)?.length ?? 0));

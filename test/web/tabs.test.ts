@@ -215,4 +215,34 @@ describeWithBrowser("the web page across tabs and reconnects", () => {
 				.toEqual([1, 0]);
 		}
 	});
+
+	it("brings a tab that was away while another tab forked back to the fork", async () => {
+		// Stored: the session before the fork could be opened again from its file, and must not be.
+		const { port, loginUrl, origin } = await startWebServer({ store: true });
+		const relay = await startRelay(port);
+		const { page: away, context } = await loggedIn(loginUrl, { via: relay.port });
+		const here = await anotherTab(context, origin);
+		harness.llm.enqueue(textReply("one done"), textReply("two done"), textReply("three done"));
+		await send(here, "step one");
+		await here.locator("#conversation").getByText("one done", { exact: true }).waitFor();
+		await send(here, "step two");
+		await away.locator("#conversation").getByText("two done", { exact: true }).waitFor();
+
+		relay.refuse(true);
+		relay.cut();
+		await away.locator("#status").getByText("Reconnecting…").waitFor();
+		await here.getByRole("button", { name: "Fork…" }).click();
+		await here.getByRole("dialog").getByRole("button", { name: "2. step two" }).click();
+		await expect.poll(() => occurrences(here, "two done")).toBe(0);
+
+		relay.refuse(false);
+		await expect.poll(() => away.locator("#status").textContent()).toBe("");
+		await expect
+			.poll(async () => [await occurrences(away, "one done"), await occurrences(away, "two done")])
+			.toEqual([1, 0]);
+		expect(new URL(away.url()).hash).toBe(new URL(here.url()).hash);
+		// It goes on with the fork: what is said there shows in both.
+		await send(here, "step three");
+		await away.locator("#conversation").getByText("three done", { exact: true }).waitFor();
+	});
 });
