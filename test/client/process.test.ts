@@ -35,7 +35,7 @@ async function startWithHangingCommand(client: ConstructorParameters<typeof RpcC
 }
 
 describe("process lifetime", () => {
-	it("a SIGKILL rejects the pending request within a second, with the signal and the stderr tail", async () => {
+	it("a SIGKILL rejects the pending request at once (it has no timeout), with the signal and the stderr tail", async () => {
 		const { client } = await startWithHangingCommand();
 		const pending = client.getCommands({ timeoutMs: false });
 		const killedAt = Date.now();
@@ -44,7 +44,8 @@ describe("process lifetime", () => {
 			() => undefined,
 			(reason: unknown) => reason,
 		);
-		expect(Date.now() - killedAt).toBeLessThan(1000);
+		// Without the exit rejecting it, the request would wait forever; the bound leaves a loaded machine room.
+		expect(Date.now() - killedAt).toBeLessThan(5000);
 		expect(error).toBeInstanceOf(RpcProcessError);
 		expect(error).toMatchObject({ code: null, signal: "SIGKILL" });
 		const { stderrTail, message } = error as RpcProcessError;
@@ -186,7 +187,7 @@ describe("timeouts", () => {
 		await expect(client.getCommands({ timeoutMs: 150 })).rejects.toThrow(
 			"Timed out after 150 ms waiting for the response to get_commands",
 		);
-		expect(Date.now() - started).toBeLessThan(1000);
+		expect(Date.now() - started).toBeLessThan(5000);
 		const strict = await startClient(harness.server, {
 			args: ["-e", "../stall.js"],
 			prepare: (dirs) => writeFileSync(join(dirs.root, "stall.js"), STALLING_EXTENSION),
