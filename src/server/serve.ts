@@ -370,7 +370,7 @@ export class AtomicServer {
 	}
 
 	/**
-	 * The live session with this id; when `resuming` (attach with afterSeq), else the runtime whose
+	 * The live session with this id; else, when `resuming` (attach with afterSeq), the runtime whose
 	 * session had it before a fork, a new session or a switch (the client was attached to that
 	 * stream, and the events it missed include the change); else the session opened from its file.
 	 */
