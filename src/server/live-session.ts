@@ -108,8 +108,9 @@ export class LiveSession {
 		const frames = this.batch;
 		if (frames.length === 0) return;
 		this.batch = [];
-		const joined = frames.length === 1 ? frames : [Buffer.concat(frames)];
-		for (const client of this.clients) for (const buffer of joined) client.deliver(buffer);
+		const [only] = frames;
+		const joined = frames.length === 1 && only ? only : Buffer.concat(frames);
+		for (const client of this.clients) client.deliver(joined);
 	}
 
 	/** What the session streams as of its last event's seq (undefined when nothing runs). */
