@@ -183,8 +183,5 @@ export function countedRate({ count, first, last }) {
 /** message_update events per ms among `records` (with `time`), from the first of them to the last. */
 export function updateRate(records) {
 	const updates = records.filter((record) => record.type === "message_update");
-	const first = updates[0];
-	const last = updates.at(-1);
-	if (!first || !last || last.time <= first.time) throw new Error(`too few message_update events (${updates.length})`);
-	return updates.length / (last.time - first.time);
+	return countedRate({ count: updates.length, first: updates[0]?.time, last: updates.at(-1)?.time });
 }
